@@ -1,0 +1,75 @@
+/**
+ * A check job is one (suite, lattice) run, described by plain data so it can run in a worker thread.
+ * `runJob` resolves the names, runs the suite and returns a serialisable result.
+ */
+import { runSuite, type Verdict } from './suite.ts';
+import { resolveLattice } from '../lattice/registry.ts';
+import { llmbdaSuiteByName } from '../../properties/index.ts';
+import { checkLattice } from '../../properties/lattice-laws.ts';
+import { checkDistributions } from '../../properties/distributions.ts';
+import { referenceCtx } from './context.ts';
+import { resolveVariant } from '../variants/catalogue.ts';
+import { variantSemantics } from '../variants/variant.ts';
+import { SKIPPING } from '../skipping/skipping.ts';
+import { UserError } from '../util/absurd.ts';
+import type { Profile } from '../generators/programs.ts';
+
+export interface Job {
+  readonly suite: string;
+  /** Lattice name or user file (`-` for lattice-independent suites). */
+  readonly lattice: string;
+  readonly runs: number;
+  readonly seed: number;
+  readonly variant?: string;
+  readonly path?: string;
+  readonly timeoutMs?: number;
+  readonly profile?: Profile;
+}
+
+export type JobStatus = 'holds' | 'fails' | 'vacuous' | 'error';
+
+export interface JobResult {
+  readonly job: Job;
+  readonly title: string;
+  readonly status: JobStatus;
+  readonly runs: number;
+  readonly timeMs: number;
+  readonly stats: Readonly<Record<string, number>>;
+  readonly vacuous: readonly string[];
+  readonly counterexample?: {
+    readonly reason: string;
+    readonly pretty: string;
+    readonly seed: number;
+    readonly path: string;
+    readonly testsToFailure: number;
+    readonly shrinks: number;
+    /** The shrunk case itself (plain data) for saving to the corpus. */
+    readonly value: unknown;
+  };
+  readonly error?: string;
+}
+
+function toResult(job: Job, v: Verdict<unknown>): JobResult {
+  const status: JobStatus = v.error && !v.counterexample ? 'error' : v.counterexample ? 'fails' : v.vacuous.length > 0 ? 'vacuous' : 'holds';
+  return {
+    job, title: v.title, status, runs: v.runs, timeMs: v.timeMs, stats: v.stats, vacuous: v.vacuous,
+    ...(v.counterexample ? { counterexample: { ...v.counterexample, value: v.counterexample.value } } : {}),
+    ...(v.error ? { error: v.error } : {}),
+  };
+}
+
+/** Run one job in this thread. */
+export async function runJob(job: Job): Promise<JobResult> {
+  const opts = { runs: job.runs, seed: job.seed, ...(job.path ? { path: job.path } : {}), ...(job.timeoutMs ? { timeoutMs: job.timeoutMs } : {}) };
+  if (job.suite === 'distributions') return toResult(job, checkDistributions(opts) as Verdict<unknown>);
+  const lat = await resolveLattice(job.lattice);
+  if (job.suite === 'lattice-laws') return toResult(job, checkLattice(lat, opts) as Verdict<unknown>);
+  const suite = llmbdaSuiteByName(job.suite);
+  if (!suite) throw new UserError(`unknown suite ${JSON.stringify(job.suite)}`);
+  const variant = job.variant ? await resolveVariant(job.variant) : undefined;
+  const ctx = referenceCtx(lat, {
+    ...(variant ? { semantics: variantSemantics(variant), skipping: { ...SKIPPING, rules: { ...SKIPPING.rules, ...(variant.skippingRules ?? {}) } } } : {}),
+    ...(job.profile ? { profile: job.profile } : {}),
+  });
+  return toResult(job, runSuite(suite, ctx, opts));
+}

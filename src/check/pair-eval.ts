@@ -1,0 +1,34 @@
+/**
+ * Evaluations of a pair case, cached per case object: a suite's `stats` and `check` see the same case
+ * object one after the other, so each side is evaluated once.
+ */
+import * as Q from '../distributions/rational.ts';
+import { equals } from '../distributions/subdist.ts';
+import type { Evaluation } from '../semantics/evaluate.ts';
+import type { PairCase } from '../generators/pairs.ts';
+import { runSide, type LlmbdaCtx } from './context.ts';
+
+interface Both<L> { readonly e0: Evaluation<L>; readonly e1: Evaluation<L> }
+
+const cache = new WeakMap<object, WeakMap<object, Both<unknown>>>();
+
+/** Both sides under the context's semantics (or the skipping one). */
+export function evalPair<L>(ctx: LlmbdaCtx<L>, c: PairCase<L>, skipping = false): Both<L> {
+  const sem = skipping ? ctx.skipping : ctx.semantics;
+  let perSem = cache.get(sem);
+  if (!perSem) { perSem = new WeakMap(); cache.set(sem, perSem); }
+  const hit = perSem.get(c) as Both<L> | undefined;
+  if (hit) return hit;
+  const both = { e0: runSide(ctx, c, 0, skipping), e1: runSide(ctx, c, 1, skipping) };
+  perSem.set(c, both as Both<unknown>);
+  return both;
+}
+
+/** The non-vacuity statistics every pair suite reports. */
+export function pairStats<L>(ctx: LlmbdaCtx<L>, c: PairCase<L>): Record<string, boolean> {
+  const { e0, e1 } = evalPair(ctx, c);
+  return {
+    'raw outcomes differ': !equals(e0.finals, e1.finals),
+    'positive mass': Q.lt(Q.ZERO, e0.mass) && Q.lt(Q.ZERO, e1.mass),
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * `llmbda check`: run every property suite against the reference semantics (or `--variant`) on every
+ * shipped lattice (or `--lattice`), one verdict row per (suite, lattice). Exit 0 only if all hold.
+ * `--lattice ./my.ts` first checks the lattice laws on a user lattice.
+ */
+import type { Command } from 'commander';
+import cliProgress from 'cli-progress';
+import pc from 'picocolors';
+import { SHIPPED_LATTICES, resolveLattice } from '../lattice/registry.ts';
+import { LLMBDA_SUITES } from '../../properties/index.ts';
+import { runJobs } from '../check/pool.ts';
+import type { Job, JobResult } from '../check/jobs.ts';
+import { UserError } from '../util/absurd.ts';
+import { integer, positiveInt } from './common.ts';
+import { renderTable } from './table.ts';
+import type { CommandResult } from './main.ts';
+
+interface CheckOpts {
+  runs: number;
+  seed?: number;
+  suite?: string[];
+  lattice?: string[];
+  variant?: string;
+  json?: boolean;
+  workers?: number;
+  progress: boolean;
+}
+
+const collect = (v: string, prev: string[] | undefined): string[] => [...(prev ?? []), v];
+
+export function registerCheck(program: Command, result: CommandResult): void {
+  program
+    .command('check')
+    .description('run the property suites (theorems, lemmas, lattice laws) and print a verdict table')
+    .option('--runs <n>', 'generated cases per (suite, lattice)', positiveInt('--runs'), 2000)
+    .option('--seed <s>', 'seed (default: random; printed for replay)', integer('--seed'))
+    .option('--suite <name>', `only this suite (repeatable): ${[...LLMBDA_SUITES.map((s) => s.name), 'lattice-laws', 'distributions'].join(', ')}`, collect)
+    .option('--lattice <name|file.ts>', 'only this lattice (repeatable): a shipped name or a user lattice file', collect)
+    .option('--variant <name|file.ts>', 'check a variant semantics instead of the reference')
+    .option('--workers <n>', 'worker threads (default: one per core)', positiveInt('--workers'))
+    .option('--no-progress', 'no progress bar')
+    .option('--json', 'machine-readable output')
+    .action(async (opts: CheckOpts) => {
+      const seed = opts.seed ?? (Date.now() % 2_147_483_647);
+      const lattices = opts.lattice ?? [...SHIPPED_LATTICES];
+      const userLattices = lattices.filter((l) => /\.(ts|js|mts|mjs)$/.test(l));
+      // Validate lattices up front, in this thread, so a bad file fails with one clear message.
+      for (const l of lattices) await resolveLattice(l);
+      const known = new Set([...LLMBDA_SUITES.map((s) => s.name), 'lattice-laws', 'distributions']);
+      for (const s of opts.suite ?? []) if (!known.has(s)) throw new UserError(`unknown suite ${JSON.stringify(s)}; suites are ${[...known].join(', ')}`);
+      const wanted = (s: string): boolean => !opts.suite || opts.suite.includes(s);
+      const jobs: Job[] = [];
+      const base = { runs: opts.runs, seed, ...(opts.variant ? { variant: opts.variant } : {}) };
+      for (const l of lattices) if (wanted('lattice-laws') && (!opts.variant || opts.suite)) jobs.push({ ...base, suite: 'lattice-laws', lattice: l });
+      if (wanted('distributions') && userLattices.length === 0 && !opts.variant) jobs.push({ ...base, suite: 'distributions', lattice: '-' });
+      for (const s of LLMBDA_SUITES) if (wanted(s.name)) for (const l of lattices) jobs.push({ ...base, suite: s.name, lattice: l });
+      const tty = process.stderr.isTTY && opts.progress && !opts.json;
+      const bar = tty ? new cliProgress.SingleBar({ format: 'checking [{bar}] {value}/{total} {last}', hideCursor: true }, cliProgress.Presets.shades_classic) : undefined;
+      bar?.start(jobs.length, 0, { last: '' });
+      // Lattice laws gate the theorem suites on a user lattice: a broken join makes every other verdict meaningless.
+      const lawJobs = jobs.filter((j) => j.suite === 'lattice-laws' && userLattices.includes(j.lattice));
+      const rest = jobs.filter((j) => !lawJobs.includes(j));
+      const tick = (r: JobResult, _d: number): void => { bar?.increment(1, { last: `${r.job.suite} on ${r.job.lattice}: ${r.status}` }); };
+      const lawResults = await runJobs(lawJobs, { workers: 1, onDone: tick });
+      const brokenUser = new Set(lawResults.filter((r) => r.status !== 'holds').map((r) => r.job.lattice));
+      const runnable = rest.filter((j) => !brokenUser.has(j.lattice));
+      const results = [...lawResults, ...(await runJobs(runnable, { ...(opts.workers ? { workers: opts.workers } : {}), onDone: tick }))];
+      bar?.stop();
+      const allOk = results.every((r) => r.status === 'holds') && brokenUser.size === 0;
+      result.exitCode = allOk ? 0 : 1;
+      if (opts.json) {
+        process.stdout.write(`${JSON.stringify({ seed, runs: opts.runs, ok: allOk, results: results.map(({ counterexample, ...r }) => ({ ...r, ...(counterexample ? { counterexample: { ...counterexample, value: undefined } } : {}) })) }, null, 2)}\n`);
+        return;
+      }
+      process.stdout.write(`${renderVerdicts(results, seed, opts.variant)}\n`);
+      for (const l of brokenUser) process.stdout.write(`${pc.red('✗')} ${l}: the lattice laws fail, so the theorem suites were not run on it.\n`);
+    });
+}
+
+/** The verdict table plus the details of every failure. */
+export function renderVerdicts(results: readonly JobResult[], seed: number, variant?: string): string {
+  const status = (r: JobResult): string =>
+    r.status === 'holds' ? pc.green('holds') : r.status === 'fails' ? pc.red('FAILS') : r.status === 'vacuous' ? pc.yellow('VACUOUS') : pc.red('ERROR');
+  const rows = results.map((r) => [
+    r.job.suite, r.job.lattice === '-' ? '' : r.job.lattice, String(r.runs), `${(r.timeMs / 1000).toFixed(1)}s`, status(r), String(r.job.seed),
+    Object.entries(r.stats).map(([k, v]) => `${k} ${(v * 100).toFixed(0)}%`).join(', '),
+  ]);
+  const out = [`${variant ? `variant ${variant}` : 'reference semantics'}, seed ${seed}`, renderTable(['suite', 'lattice', 'runs', 'time', 'result', 'seed', 'non-vacuity'], rows)];
+  for (const r of results) {
+    if (r.status === 'holds') continue;
+    out.push('', pc.bold(`${r.job.suite} on ${r.job.lattice}: ${r.title}`));
+    if (r.counterexample) {
+      const c = r.counterexample;
+      out.push(`counterexample after ${c.testsToFailure} tests, ${c.shrinks} shrinks:`, c.pretty, `why: ${c.reason}`,
+        `replay: npx llmbda check --suite ${r.job.suite} --lattice '${r.job.lattice}' --seed ${c.seed} --runs ${r.job.runs}${variant ? ` --variant ${variant}` : ''}  (path ${c.path})`);
+    }
+    if (r.vacuous.length) out.push(`vacuous: ${r.vacuous.join('; ')}`);
+    if (r.error) out.push(`error: ${r.error}`);
+  }
+  const bad = results.filter((r) => r.status !== 'holds').length;
+  out.push('', bad === 0 ? pc.green(`all ${results.length} verdicts hold`) : pc.red(`${bad} of ${results.length} verdicts do not hold`));
+  return out.join('\n');
+}

@@ -1,0 +1,113 @@
+/**
+ * `llmbda run FILE.lam`: the exact distribution of a program as a table, the missing mass by reason,
+ * or (`--sample N`) frequencies of N seeded `peval` runs.
+ */
+import type { Command } from 'commander';
+import * as Q from '../distributions/rational.ts';
+import { entries } from '../distributions/subdist.ts';
+import { resolveLattice } from '../lattice/registry.ts';
+import type { AnyLattice } from '../lattice/lattice.ts';
+import { parse } from '../syntax/parser.ts';
+import { prettyPrint } from '../syntax/printer.ts';
+import { evaluate } from '../semantics/evaluate.ts';
+import { resolveModel } from '../semantics/models/index.ts';
+import { closeProgram, loadPrelude } from '../semantics/prelude.ts';
+import { failureKey, showConversation, type Conversation } from '../semantics/config.ts';
+import { peval } from '../semantics/peval.ts';
+import { makeRng, NoResponse, sampledOracle } from './sampling.ts';
+import { parseLabelFlag, positiveInt, integer, readText } from './common.ts';
+import { renderTable } from './table.ts';
+import type { CommandResult } from './main.ts';
+import { resolveVariantSemantics } from './variant-option.ts';
+
+interface RunOpts {
+  lattice: string;
+  model: string;
+  fuel: number;
+  pc?: string;
+  sample?: number;
+  seed: number;
+  json?: boolean;
+  variant?: string;
+}
+
+export function registerRun(program: Command, result: CommandResult): void {
+  program
+    .command('run')
+    .description('evaluate a program exactly and print its distribution (or sample it with --sample)')
+    .argument('<file>', 'an LLMbda program (.lam)')
+    .option('--lattice <name|file.ts>', 'label lattice: two-point, powerset-us, chain(N), ppmf, or a .ts file', 'powerset-us')
+    .option('--model <spec>', 'model: coin:P, echo, const:TEXT, table:FILE.json, random:SEED', 'coin:1/2')
+    .option('--fuel <n>', 'fuel = maximum derivation depth', positiveInt('--fuel'), 200)
+    .option('--pc <label>', 'starting program-counter label (default ⊥)')
+    .option('--variant <name|file.ts>', 'evaluate under a variant semantics instead of the reference')
+    .option('--sample <n>', 'run peval N times with a seeded sampled oracle and print frequencies', positiveInt('--sample'))
+    .option('--seed <s>', 'seed for --sample', integer('--seed'), 1)
+    .option('--json', 'machine-readable output')
+    .action(async (file: string, opts: RunOpts) => {
+      const lat = await resolveLattice(opts.lattice);
+      const model = resolveModel(opts.model);
+      const prelude = loadPrelude(lat, model.preludeSource);
+      const expr = closeProgram(parse(readText(file), lat, { file }), prelude, file);
+      const pc = opts.pc === undefined ? lat.bottom : parseLabelFlag(lat, '--pc', opts.pc);
+      const conv: Conversation<unknown> = { label: lat.bottom, messages: [] };
+      if (opts.sample !== undefined) {
+        sampleRun(lat, model, opts, pc, conv, expr, prelude);
+        return;
+      }
+      const semantics = opts.variant ? await resolveVariantSemantics(opts.variant) : undefined;
+      const res = evaluate(model, lat, pc, conv, expr, opts.fuel, { prelude, ...(semantics ? { semantics } : {}) });
+      const rows = entries(res.finals);
+      if (opts.json) {
+        process.stdout.write(`${JSON.stringify({
+          lattice: lat.name, model: model.name, fuel: opts.fuel,
+          distribution: rows.map(([f, w]) => ({
+            value: prettyPrint(f.value, lat),
+            conversation: { label: lat.show(f.conv.label), messages: f.conv.messages },
+            probability: Q.show(w), decimal: Number(Q.toDecimal(w, 12)),
+          })),
+          mass: Q.show(res.mass),
+          missing: res.missing.map((m) => ({ reason: failureKey(m.failure), probability: Q.show(m.weight) })),
+          modelDeficit: Q.show(res.modelDeficit),
+        }, null, 2)}\n`);
+        return;
+      }
+      const out: string[] = [];
+      out.push(`${file} on ${lat.name} under ${model.name}, fuel ${opts.fuel}${semantics ? `, variant ${semantics.name}` : ''}`);
+      out.push(renderTable(['value', 'conversation', 'probability', '≈'], rows.map(([f, w]) => [
+        prettyPrint(f.value, lat), showConversation(lat, f.conv), Q.show(w), Q.toDecimal(w, 6),
+      ])));
+      out.push(`mass ${Q.show(res.mass)} (≈ ${Q.toDecimal(res.mass, 6)})`);
+      if (res.missing.length > 0 || !Q.isZero(res.modelDeficit)) {
+        out.push('missing mass:');
+        for (const m of res.missing) out.push(`  ${Q.show(m.weight).padEnd(12)} ${failureKey(m.failure)}`);
+        if (!Q.isZero(res.modelDeficit)) out.push(`  ${Q.show(res.modelDeficit).padEnd(12)} withheld by the model (sub-distribution)`);
+      }
+      process.stdout.write(`${out.join('\n')}\n`);
+      result.exitCode = 0;
+    });
+}
+
+function sampleRun(lat: AnyLattice, model: ReturnType<typeof resolveModel>, opts: RunOpts, pc: unknown, conv: Conversation<unknown>, expr: ReturnType<typeof parse>, prelude: ReturnType<typeof loadPrelude>): void {
+  const rng = makeRng(opts.seed);
+  const counts = new Map<string, number>();
+  const n = opts.sample!;
+  for (let i = 0; i < n; i++) {
+    let key: string;
+    try {
+      const r = peval(model, lat, sampledOracle(model, rng), 0, opts.fuel, pc, conv, expr, prelude);
+      key = r.kind === 'ok' ? `${prettyPrint(r.value, lat)}  ${showConversation(lat, r.conv)}` : r.kind === 'fuel' ? '(out of fuel)' : `(stuck: ${r.reason})`;
+    } catch (e) {
+      if (!(e instanceof NoResponse)) throw e;
+      key = '(no response: model sub-distribution)';
+    }
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const rows = [...counts].sort((a, b) => b[1] - a[1]);
+  if (opts.json) {
+    process.stdout.write(`${JSON.stringify({ samples: n, seed: opts.seed, frequencies: rows.map(([k, c]) => ({ outcome: k, count: c, frequency: c / n })) }, null, 2)}\n`);
+    return;
+  }
+  process.stdout.write(`${n} seeded peval runs (seed ${opts.seed}) on ${lat.name} under ${model.name}\n`);
+  process.stdout.write(`${renderTable(['outcome', 'count', 'frequency'], rows.map(([k, c]) => [k, String(c), (c / n).toFixed(4)]))}\n`);
+}

@@ -1,0 +1,58 @@
+/** Option parsing shared by the subcommands: exact numbers, labels, files. */
+import { readFileSync } from 'node:fs';
+import { UserError } from '../util/absurd.ts';
+import type { AnyLattice } from '../lattice/lattice.ts';
+import { parse } from '../syntax/parser.ts';
+
+/** A positive integer flag. */
+export function positiveInt(flag: string): (v: string) => number {
+  return (v) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n <= 0) throw new UserError(`${flag} needs a positive integer, got ${JSON.stringify(v)}`);
+    return n;
+  };
+}
+
+/** A non-negative integer flag (seeds). */
+export function integer(flag: string): (v: string) => number {
+  return (v) => {
+    const n = Number(v);
+    if (!Number.isInteger(n)) throw new UserError(`${flag} needs an integer, got ${JSON.stringify(v)}`);
+    return n;
+  };
+}
+
+/** A duration like `30s`, `2m`, `500ms` or a bare number of seconds, in milliseconds. */
+export function duration(flag: string): (v: string) => number {
+  return (v) => {
+    const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(v.trim());
+    if (!m) throw new UserError(`${flag} needs a duration like 30s, 2m or 500ms, got ${JSON.stringify(v)}`);
+    const x = Number(m[1]);
+    return m[2] === 'ms' ? x : m[2] === 'm' ? x * 60_000 : x * 1000;
+  };
+}
+
+/** Parse a label written in surface syntax (e.g. `["S"]`) for a lattice. */
+export function parseLabelFlag<L>(lat: AnyLattice, flag: string, text: string): L {
+  let e;
+  try {
+    e = parse(text, lat, { file: flag });
+  } catch (err) {
+    throw new UserError(`${flag}: ${(err as Error).message}`);
+  }
+  const l = e.kind === 'label' ? undefined : lat.toLabel(e as never);
+  if (l === undefined) {
+    const examples = (lat.elements ?? []).slice(0, 4).map((x: unknown) => lat.show(x)).join(', ');
+    throw new UserError(`${flag}: ${text} is not a label of ${lat.name}${examples ? ` (labels look like ${examples})` : ''}`);
+  }
+  return l as L;
+}
+
+/** Read a text file or fail with a user error naming it. */
+export function readText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new UserError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+  }
+}

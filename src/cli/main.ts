@@ -1,0 +1,44 @@
+/**
+ * `llmbda`: the command-line entry point. Each subcommand lives in its own `cmd-*.ts` file and
+ * registers itself here. User mistakes (bad flags, bad files) print a clear message and exit 2,
+ * property failures exit 1, internal errors print a stack trace and exit 3.
+ */
+import { Command, CommanderError } from 'commander';
+import { UserError } from '../util/absurd.ts';
+import { StackLimitError } from '../semantics/ev.ts';
+import { registerRun } from './cmd-run.ts';
+import { registerCheck } from './cmd-check.ts';
+// import { registerHunt } from './cmd-hunt.ts';
+// import { registerPpmf } from './cmd-ppmf.ts';
+
+/** The exit code a command asks for (commands set it; 0 when unset). */
+export interface CommandResult { exitCode: number }
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const result: CommandResult = { exitCode: 0 };
+  const program = new Command();
+  program
+    .name('llmbda')
+    .description('Executable LLMbda semantics and PPMF, tested QuickCheck-style: exact distributions, generated low-equivalent pairs, minimal leaks.')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+  registerCheck(program, result);
+  registerRun(program, result);
+  // registerHunt(program, result);
+  // registerPpmf(program);
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return result.exitCode;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      // commander already printed the message (help and version exit 0).
+      return e.exitCode === 0 ? 0 : 2;
+    }
+    if (e instanceof UserError || e instanceof StackLimitError) {
+      process.stderr.write(`llmbda: ${e.message}\n`);
+      return 2;
+    }
+    process.stderr.write(`llmbda: internal error (please report): ${e instanceof Error ? e.stack : String(e)}\n`);
+    return 3;
+  }
+}

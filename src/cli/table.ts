@@ -1,0 +1,10 @@
+/** Plain-text tables for terminal output (columns padded to the widest cell). */
+
+/** Render rows under a header with a rule; cells are padded, never truncated. */
+export function renderTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const width = (s: string): number => [...s].length;
+  const widths = header.map((h, i) => Math.max(width(h), ...rows.map((r) => width(r[i] ?? ''))));
+  const line = (cells: readonly string[]): string =>
+    cells.map((c, i) => c + ' '.repeat(Math.max(0, widths[i]! - width(c)))).join('  ').trimEnd();
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}

@@ -1,0 +1,111 @@
+/**
+ * Related pairs `(C0, e0) ∼m (C1, e1)` (QuickChick's `Variation`), plus observer, pc, model and fuel:
+ * everything one TIPNI-style check needs, as plain serialisable data.
+ */
+import fc from 'fast-check';
+import type { Expr } from '../syntax/ast.ts';
+import type { Lattice } from '../lattice/lattice.ts';
+import { isIMaximal } from '../lattice/lattice.ts';
+import type { Conversation } from '../semantics/config.ts';
+import { rawProgramArb, resolve, type Profile, type Side } from './programs.ts';
+import { modelSpecArb, type ModelSpec } from './models.ts';
+
+/** Messages a generated conversation may already hold. */
+const MESSAGES = ['hello', 'secret', '1', '0', 'send "x"', 'clear'] as const;
+
+/** A generated conversation pair: shared when low, independent contents when high (`lc ⋢ m`). */
+export interface ConvPair<L> {
+  readonly label: L;
+  readonly messages0: readonly string[];
+  readonly messages1: readonly string[];
+}
+
+/** One case of a two-run property. */
+export interface PairCase<L> {
+  readonly obs: L;
+  readonly pc: L;
+  /** Shared low skeleton with high holes; see `resolve`. */
+  readonly skeleton: Expr<L>;
+  readonly conv: ConvPair<L>;
+  readonly model: ModelSpec;
+  readonly fuel: number;
+}
+
+export interface PairGenOptions<L> {
+  readonly lat: Lattice<L>;
+  readonly endorse: boolean;
+  /** Only I-maximal observers (Theorem 2, Lemmas 11–12). */
+  readonly iMaximalOnly?: boolean;
+  readonly profile?: Profile;
+  readonly deterministicModels?: boolean;
+  readonly subModels?: boolean;
+  readonly maxDepth?: number;
+  readonly fuel?: { readonly min: number; readonly max: number };
+}
+
+/** The program of one side. */
+export function programOf<L>(c: PairCase<L>, side: Side): Expr<L> {
+  return resolve(c.skeleton, side);
+}
+
+/** The starting conversation of one side. */
+export function conversationOf<L>(c: PairCase<L>, side: Side): Conversation<L> {
+  return { label: c.conv.label, messages: side === 0 ? c.conv.messages0 : c.conv.messages1 };
+}
+
+/** Observers to draw from: every label, or only the I-maximal ones. */
+function observers<L>(o: PairGenOptions<L>): readonly L[] {
+  const all = o.lat.elements ?? [];
+  const xs = o.iMaximalOnly ? all.filter((m) => isIMaximal(o.lat, m)) : all;
+  // ⊤ sees everything (trivially related runs): keep it, but rarely.
+  return xs.length > 1 ? xs.filter((m) => !o.lat.equals(m, o.lat.top)).concat([o.lat.top]) : xs;
+}
+
+/** Arbitrary related pairs, generated from one skeleton so that shrinking keeps them related. */
+export function pairArb<L>(o: PairGenOptions<L>): fc.Arbitrary<PairCase<L>> {
+  const { lat } = o;
+  const elems = lat.elements ?? [];
+  const obsList = observers(o);
+  const fuel = o.fuel ?? { min: 8, max: 40 };
+  return fc.constantFrom(...obsList).chain((obs) => {
+    const below = elems.filter((l) => lat.leq(l, obs));
+    const msgs = fc.array(fc.constantFrom(...MESSAGES), { maxLength: 2 });
+    const convArb: fc.Arbitrary<ConvPair<L>> = fc
+      .tuple(fc.oneof({ weight: 3, arbitrary: fc.constant(lat.bottom) }, { weight: 2, arbitrary: fc.constantFrom(...elems) }), msgs, msgs)
+      .map(([label, a, b]) => ({ label, messages0: a, messages1: lat.leq(label, obs) ? a : b }));
+    return fc.record({
+      obs: fc.constant(obs),
+      // pc ⊑ m almost always: a high pc makes every low effect stuck or skipped
+      pc: fc.oneof({ weight: 6, arbitrary: fc.constant(lat.bottom) }, { weight: 2, arbitrary: fc.constantFrom(...below) }, { weight: 1, arbitrary: fc.constantFrom(...elems) }),
+      skeleton: rawProgramArb({ lat, obs, endorse: o.endorse, ...(o.profile ? { profile: o.profile } : {}), ...(o.maxDepth ? { maxDepth: o.maxDepth } : {}) }),
+      conv: convArb,
+      model: modelSpecArb({ ...(o.subModels ? { sub: true } : {}), ...(o.deterministicModels ? { deterministic: true } : {}) }),
+      fuel: fc.integer(fuel),
+    });
+  });
+}
+
+/** Single-run cases (Confinement, Lemma 2, Theorem 3): a pair's left side. */
+export interface SingleCase<L> {
+  readonly pc: L;
+  readonly expr: Expr<L>;
+  readonly conv: Conversation<L>;
+  readonly model: ModelSpec;
+  readonly fuel: number;
+}
+
+export function singleArb<L>(o: Omit<PairGenOptions<L>, 'iMaximalOnly'>): fc.Arbitrary<SingleCase<L>> {
+  const { lat } = o;
+  const elems = lat.elements ?? [lat.bottom];
+  const fuel = o.fuel ?? { min: 8, max: 40 };
+  return fc.record({
+    pc: fc.oneof({ weight: 3, arbitrary: fc.constant(lat.bottom) }, { weight: 2, arbitrary: fc.constantFrom(...elems) }),
+    expr: rawProgramArb({ lat, endorse: o.endorse, ...(o.profile ? { profile: o.profile } : {}), ...(o.maxDepth ? { maxDepth: o.maxDepth } : {}) }).map((e) => resolve(e, 0)),
+    conv: fc.record({
+      label: fc.oneof({ weight: 3, arbitrary: fc.constant(lat.bottom) }, { weight: 2, arbitrary: fc.constantFrom(...elems) }),
+      messages: fc.array(fc.constantFrom(...MESSAGES), { maxLength: 2 }),
+    }),
+    model: modelSpecArb({ ...(o.subModels ? { sub: true } : {}), ...(o.deterministicModels ? { deterministic: true } : {}) }),
+    fuel: fc.integer(fuel),
+  });
+}

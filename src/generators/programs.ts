@@ -1,0 +1,250 @@
+/**
+ * Closed, well-scoped LLMbda programs and pairs of `∼m`-related programs, built with `fc.letrec`.
+ *
+ * Scoping is correct by construction: the generator emits variable references as indices (`#k`) and
+ * `resolve` maps each to a binder in scope (`k mod |scope|`), or to the literal `k` where nothing is in
+ * scope. Shrinking therefore can never produce an open term.
+ *
+ * Pairs come from ONE shared low skeleton whose high holes `l:•` (`l ⋢ m`) carry two independent
+ * fillings; `resolve(…, side)` picks a side. Any shrink of the skeleton or of a filling is again a pair
+ * (the relation holds by construction), so shrinking keeps pairs related.
+ */
+import fc from 'fast-check';
+import * as Q from '../distributions/rational.ts';
+import type { Expr, PlainValue } from '../syntax/ast.ts';
+import type { Lattice } from '../lattice/lattice.ts';
+import { absurd } from '../util/absurd.ts';
+
+/** Prim name marking a hole in a skeleton: `l:(prim HOLE [left, right])`. Never reaches the evaluator. */
+export const HOLE = '__hole';
+
+/** Generation profile: `tuned` weights information-moving constructs; `naive` is uniform over constructs. */
+export type Profile = 'tuned' | 'naive';
+
+export interface ProgramGenOptions<L> {
+  readonly lat: Lattice<L>;
+  /** Observer: when given, skeletons contain high holes with labels `⋢ obs`. */
+  readonly obs?: L;
+  /** Allow `endorse` (Theorem 2 and the trivial factoring); excluded for Theorem 1 on factored lattices. */
+  readonly endorse: boolean;
+  readonly profile?: Profile;
+  /** Maximum nesting of compound constructs (default 4). */
+  readonly maxDepth?: number;
+}
+
+const num = (n: number, d = 1): Expr<never> => ({ kind: 'num', value: Q.rat(n, d) });
+const str = (s: string): Expr<never> => ({ kind: 'str', value: s });
+const bool = (b: boolean): Expr<never> => ({ kind: 'bool', value: b });
+const ref = (k: number): Expr<never> => ({ kind: 'var', name: `#${k}` });
+const lam = <L>(body: Expr<L>, used = true): Expr<L> => ({ kind: 'lam', param: used ? 'x' : '_', body });
+const app = <L>(fn: Expr<L>, arg: Expr<L>): Expr<L> => ({ kind: 'app', fn, arg });
+const prim = <L>(name: string, arg: Expr<L>): Expr<L> => ({ kind: 'prim', name, arg });
+const arr = <L>(...elems: Expr<L>[]): Expr<L> => ({ kind: 'array', elems });
+const unit: Expr<never> = { kind: 'record', fields: [] };
+
+/** `let x = e1 in e2` as the parser expands it. */
+const letIn = <L>(e1: Expr<L>, e2: Expr<L>): Expr<L> => app(lam(e2), e1);
+/** `if c then a else b` exactly as the parser expands it. */
+const ifThen = <L>(c: Expr<L>, a: Expr<L>, b: Expr<L>): Expr<L> =>
+  app(app(app(prim('fromBool', c), { kind: 'lam', param: '_', body: a }), { kind: 'lam', param: '_', body: b }), unit);
+/** `@e` ≜ `(λ_. recv) (send e)`. */
+const ask = <L>(e: Expr<L>): Expr<L> => app({ kind: 'lam', param: '_', body: { kind: 'recv' } }, { kind: 'send', arg: e });
+const binop = <L>(op: string, a: Expr<L>, b: Expr<L>): Expr<L> => prim(`binop_${op}`, arr(a, b));
+
+/** A label-free value as an expression (label literals). */
+export function plainToExpr(v: PlainValue): Expr<never> {
+  return v as Expr<never>;
+}
+
+/** All labels of a finite lattice (generators need `elements`). */
+function elementsOf<L>(lat: Lattice<L>): readonly L[] {
+  if (!lat.elements || lat.elements.length === 0) throw new Error(`the generators need a finite lattice with elements; ${lat.name} has none`);
+  return lat.elements;
+}
+
+/** Labels not visible to `m`. */
+export function highLabels<L>(lat: Lattice<L>, m: L): readonly L[] {
+  return elementsOf(lat).filter((l) => !lat.leq(l, m));
+}
+
+/** Labels biased towards the interesting ones (⊥ and ⊤ less often than the middle). */
+function labelArb<L>(lat: Lattice<L>): fc.Arbitrary<L> {
+  return fc.constantFrom(...elementsOf(lat));
+}
+
+/**
+ * The expression arbitrary. Returns raw programs (with `#k` references and, for pairs, holes): pass
+ * them through `resolve`.
+ */
+export function rawProgramArb<L>(o: ProgramGenOptions<L>): fc.Arbitrary<Expr<L>> {
+  const { lat } = o;
+  const tuned = (o.profile ?? 'tuned') === 'tuned';
+  const maxDepth = o.maxDepth ?? 4;
+  const labels = labelArb(lat);
+  const labelLit: fc.Arbitrary<Expr<L>> = labels.map((l) => plainToExpr(lat.fromLabel(l)));
+  const highs = o.obs === undefined ? [] : highLabels(lat, o.obs);
+  const w = (tunedWeight: number): number => (tuned ? tunedWeight : 1);
+
+  const { expr } = fc.letrec<{ expr: Expr<L>; leaf: Expr<L>; secret: Expr<L>; labelExpr: Expr<L>; boolish: Expr<L> }>((tie) => {
+    const e = tie('expr');
+    const leaf = tie('leaf');
+    const secret = tie('secret');
+    const labelExpr = tie('labelExpr');
+    const boolish = tie('boolish');
+    const branches: { weight: number; arbitrary: fc.Arbitrary<Expr<L>> }[] = [
+      { weight: w(4), arbitrary: leaf },
+      // lambda calculus
+      { weight: w(2), arbitrary: e.map((b) => lam(b)) },
+      { weight: w(2), arbitrary: fc.tuple(e, e).map(([f, a]) => app(f, a)) },
+      { weight: w(4), arbitrary: fc.tuple(e, e).map(([a, b]) => letIn(a, b)) },
+      // labelled functions applied: the body runs at the function's label
+      { weight: w(3), arbitrary: fc.tuple(labels, e, e).map(([l, b, a]) => app({ kind: 'label', label: l, body: lam(b) }, a)) },
+      // conversations
+      { weight: w(3), arbitrary: e.map((x) => ({ kind: 'send', arg: x }) as Expr<L>) },
+      { weight: w(4), arbitrary: e.map((x) => ({ kind: 'index', target: ask(x), index: num(1) }) as Expr<L>) },
+      { weight: w(3), arbitrary: e.map((x) => ({ kind: 'fork', body: x }) as Expr<L>) },
+      { weight: w(2), arbitrary: e.map((x) => letIn({ kind: 'clear' }, x)) },
+      // branches on (labelled) data
+      { weight: w(6), arbitrary: fc.tuple(boolish, e, e).map(([c, a, b]) => ifThen(c, a, b)) },
+      // labels
+      { weight: w(3), arbitrary: fc.tuple(labels, e).map(([l, x]) => ({ kind: 'label', label: l, body: x }) as Expr<L>) },
+      { weight: w(2), arbitrary: fc.tuple(labelExpr, e).map(([l, x]) => ({ kind: 'dynlabel', label: l, body: x }) as Expr<L>) },
+      { weight: w(4), arbitrary: fc.tuple(labelExpr, e).map(([l, x]) => ({ kind: 'test', label: l, body: x }) as Expr<L>) },
+      { weight: w(2), arbitrary: fc.tuple(labelExpr, e).map(([l, x]) => ({ kind: 'assert', label: l, body: x }) as Expr<L>) },
+      // data
+      { weight: w(2), arbitrary: fc.tuple(fc.constantFrom('+', '==', '-', '<'), e, e).map(([op, a, b]) => binop(op, a, b)) },
+      { weight: w(1), arbitrary: fc.tuple(fc.constantFrom('toStr', 'shape'), e).map(([p, x]) => prim(p, x)) },
+      { weight: w(1), arbitrary: fc.tuple(e, e).map(([r, x]) => prim('recordUpdate', arr(r, str('a'), x))) },
+      { weight: w(2), arbitrary: fc.tuple(e, e).map(([a, b]) => ({ kind: 'record', fields: [{ name: 'a', expr: a }, { name: 'b', expr: b }] }) as Expr<L>) },
+      { weight: w(2), arbitrary: fc.tuple(e, e).map(([a, b]) => arr(a, b)) },
+      // field access and indexing, often on labelled data
+      { weight: w(3), arbitrary: fc.tuple(fc.option(labels, { nil: undefined }), e, e, fc.constantFrom('a', 'b', 'c')).map(([l, a, b, f]) => {
+        const r: Expr<L> = { kind: 'record', fields: [{ name: 'a', expr: a }, { name: 'b', expr: b }] };
+        return { kind: 'field', target: l === undefined ? r : { kind: 'label', label: l, body: r }, name: f } as Expr<L>;
+      }) },
+      { weight: w(3), arbitrary: fc.tuple(fc.option(labels, { nil: undefined }), e, e, e).map(([l, a, b, i]) => {
+        const t: Expr<L> = arr(a, b);
+        return { kind: 'index', target: l === undefined ? t : { kind: 'label', label: l, body: t }, index: i } as Expr<L>;
+      }) },
+      { weight: w(1), arbitrary: fc.tuple(e, fc.constantFrom('a', 'b')).map(([x, f]) => ({ kind: 'field', target: x, name: f }) as Expr<L>) },
+    ];
+    if (o.endorse) {
+      branches.push({ weight: w(3), arbitrary: fc.tuple(labelExpr, e).map(([l, x]) => ({ kind: 'endorse', label: l, body: x }) as Expr<L>) });
+    }
+    if (highs.length > 0) {
+      // high holes: the shared skeleton's secrets, two independent fillings
+      branches.push({
+        weight: w(8),
+        arbitrary: fc.tuple(fc.constantFrom(...highs), secret, secret).map(([l, a, b]) => ({ kind: 'label', label: l, body: prim(HOLE, arr(a, b)) }) as Expr<L>),
+      });
+    }
+    return {
+      expr: fc.oneof({ maxDepth, depthSize: 'small', withCrossShrink: true }, ...branches),
+      leaf: fc.oneof(
+        { weight: w(3), arbitrary: fc.nat({ max: 3 }).map(ref) },
+        { weight: w(2), arbitrary: fc.constantFrom(num(0), num(1), num(2), num(-1), num(1, 2)) },
+        { weight: w(2), arbitrary: fc.boolean().map(bool) },
+        { weight: w(1), arbitrary: fc.constantFrom(str('a'), str('b'), str('')) },
+        { weight: w(1), arbitrary: fc.constant({ kind: 'null' } as Expr<L>) },
+        { weight: w(1), arbitrary: fc.constant(unit as Expr<L>) },
+        { weight: w(2), arbitrary: fc.constant({ kind: 'recv' } as Expr<L>) },
+        { weight: w(1), arbitrary: fc.constant({ kind: 'clear' } as Expr<L>) },
+        { weight: w(1), arbitrary: labelLit },
+        { weight: w(2), arbitrary: fc.tuple(labels, fc.oneof(fc.boolean().map(bool), fc.constantFrom(num(0), num(1)))).map(([l, v]) => ({ kind: 'label', label: l, body: v }) as Expr<L>) },
+      ),
+      // what fills a high hole: values that differ in content AND in (nested, higher) labels
+      secret: fc.oneof(
+        { weight: 3, arbitrary: fc.boolean().map(bool) },
+        { weight: 2, arbitrary: fc.constantFrom(num(0), num(1)) },
+        { weight: 2, arbitrary: fc.tuple(labels, fc.oneof(fc.boolean().map(bool), fc.constantFrom(num(0), num(1)))).map(([l, v]) => ({ kind: 'label', label: l, body: v }) as Expr<L>) },
+        { weight: 1, arbitrary: labelLit },
+        { weight: 1, arbitrary: fc.constantFrom(str('secret'), str('x')) },
+        { weight: 1, arbitrary: fc.constant({ kind: 'lam', param: 'x', body: ref(0) } as Expr<L>) },
+        { weight: 2, arbitrary: e },
+      ),
+      labelExpr: fc.oneof(
+        { weight: 4, arbitrary: labelLit },
+        { weight: 2, arbitrary: fc.tuple(boolish, labelLit, labelLit).map(([c, a, b]) => ifThen(c, a, b)) },
+        { weight: 1, arbitrary: fc.tuple(labels, labelLit).map(([l, x]) => ({ kind: 'label', label: l, body: x }) as Expr<L>) },
+        { weight: 1, arbitrary: e },
+      ),
+      boolish: fc.oneof(
+        { weight: 3, arbitrary: fc.tuple(labels, fc.boolean()).map(([l, b]) => ({ kind: 'label', label: l, body: bool(b) }) as Expr<L>) },
+        { weight: 2, arbitrary: fc.tuple(labelExpr, e).map(([l, x]) => ({ kind: 'test', label: l, body: x }) as Expr<L>) },
+        { weight: 2, arbitrary: e },
+        { weight: 1, arbitrary: fc.tuple(e, e).map(([a, b]) => binop('==', a, b)) },
+      ),
+    };
+  });
+  return expr;
+}
+
+/** Which side of a pair to resolve. */
+export type Side = 0 | 1;
+
+/** Resolve `#k` references to binders in scope (or literals), and holes to one side's filling. */
+export function resolve<L>(e: Expr<L>, side: Side = 0): Expr<L> {
+  const go = (e: Expr<L>, scope: readonly string[]): Expr<L> => {
+    switch (e.kind) {
+      case 'var': {
+        if (!e.name.startsWith('#')) return e;
+        const k = Number(e.name.slice(1));
+        return scope.length === 0 ? num(k) : { kind: 'var', name: scope[scope.length - 1 - (k % scope.length)]! };
+      }
+      case 'lam': {
+        if (e.param === '_') return { kind: 'lam', param: '_', body: go(e.body, scope) };
+        const x = `x${scope.length}`;
+        return { kind: 'lam', param: x, body: go(e.body, [...scope, x]) };
+      }
+      case 'app': return { kind: 'app', fn: go(e.fn, scope), arg: go(e.arg, scope) };
+      case 'send': return { kind: 'send', arg: go(e.arg, scope) };
+      case 'recv': case 'clear': case 'num': case 'str': case 'bool': case 'null': return e;
+      case 'fork': return { kind: 'fork', body: go(e.body, scope) };
+      case 'label': {
+        if (e.body.kind === 'prim' && e.body.name === HOLE && e.body.arg.kind === 'array') {
+          return { kind: 'label', label: e.label, body: go(e.body.arg.elems[side]!, scope) };
+        }
+        return { kind: 'label', label: e.label, body: go(e.body, scope) };
+      }
+      case 'dynlabel': case 'test': case 'assert': case 'endorse':
+        return { kind: e.kind, label: go(e.label, scope), body: go(e.body, scope) } as Expr<L>;
+      case 'prim': return { kind: 'prim', name: e.name, arg: go(e.arg, scope) };
+      case 'record': return { kind: 'record', fields: e.fields.map((f) => ({ name: f.name, expr: go(f.expr, scope) })) };
+      case 'array': return { kind: 'array', elems: e.elems.map((x) => go(x, scope)) };
+      case 'field': return { kind: 'field', target: go(e.target, scope), name: e.name };
+      case 'index': return { kind: 'index', target: go(e.target, scope), index: go(e.index, scope) };
+      default: return absurd(e);
+    }
+  };
+  return go(e, []);
+}
+
+/** Does the skeleton contain a hole (a place where the two runs differ)? */
+export function hasHole<L>(e: Expr<L>): boolean {
+  let found = false;
+  const go = (e: Expr<L>): void => {
+    if (found) return;
+    switch (e.kind) {
+      case 'var': case 'recv': case 'clear': case 'num': case 'str': case 'bool': case 'null': return;
+      case 'lam': return go(e.body);
+      case 'app': go(e.fn); return go(e.arg);
+      case 'send': return go(e.arg);
+      case 'fork': return go(e.body);
+      case 'label': return go(e.body);
+      case 'dynlabel': case 'test': case 'assert': case 'endorse': go(e.label); return go(e.body);
+      case 'prim': if (e.name === HOLE) { found = true; return; } return go(e.arg);
+      case 'record': return e.fields.forEach((f) => go(f.expr));
+      case 'array': return e.elems.forEach(go);
+      case 'field': return go(e.target);
+      case 'index': go(e.target); return go(e.index);
+      default: return absurd(e);
+    }
+  };
+  go(e);
+  return found;
+}
+
+/** Closed programs (no holes). */
+export function programArb<L>(o: Omit<ProgramGenOptions<L>, 'obs'>): fc.Arbitrary<Expr<L>> {
+  return rawProgramArb<L>(o).map((e) => resolve(e, 0));
+}

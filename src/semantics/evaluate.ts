@@ -1,0 +1,105 @@
+/**
+ * The exact probabilistic big-step evaluator: `⟦pc ⊢ C, e⟧ₖ` as a sub-distribution over final
+ * configurations, with exact rational weights, plus a report of where the missing mass went.
+ */
+import * as Q from '../distributions/rational.ts';
+import { fromEntries, type SubDist } from '../distributions/subdist.ts';
+import type { Expr } from '../syntax/ast.ts';
+import type { Lattice } from '../lattice/lattice.ts';
+import { print } from '../syntax/printer.ts';
+import { conversationKey, type Conversation, type Failure, type Final } from './config.ts';
+import { Ev, StackLimitError } from './ev.ts';
+import type { PModel } from './model.ts';
+import { loadPrelude, type Prelude } from './prelude.ts';
+import { REFERENCE } from './rules.ts';
+import type { Semantics } from './rules-types.ts';
+
+export interface EvalOptions<L> {
+  /** The rule table (default: the reference semantics). */
+  readonly semantics?: Semantics;
+  /** The observer `m`, read by the skipping semantics. */
+  readonly observer?: L;
+  /** Memoise configurations (default true). */
+  readonly memoise?: boolean;
+  /** Prelude substituted into responses (default: the model's, parsed for this lattice). */
+  readonly prelude?: Prelude<L>;
+}
+
+/** A failure and the mass that went to it. */
+export interface MissingMass {
+  readonly failure: Failure;
+  readonly weight: Q.Rational;
+}
+
+export interface Evaluation<L> {
+  /** The denotation: final configurations with exact weights. */
+  readonly finals: SubDist<Final<L>>;
+  /** Where the missing mass went, largest first (stuck with rule and reason, or out of fuel). */
+  readonly missing: readonly MissingMass[];
+  /** Total mass of `finals`. */
+  readonly mass: Q.Rational;
+  /** Mass the model itself withheld (sub-distribution responses): 1 − mass − Σ missing. */
+  readonly modelDeficit: Q.Rational;
+  /** Rule applications performed (a cost measure). */
+  readonly steps: number;
+  readonly memoHits: number;
+}
+
+/** Canonical key of a final configuration (`show`n labels; printer output is injective). */
+export function finalKey<L>(lat: Lattice<L>): (f: Final<L>) => string {
+  return (f) => `${conversationKey(lat, f.conv)}|${print(f.value, lat)}`;
+}
+
+/**
+ * `⟦pc ⊢ conv, expr⟧_fuel` under `model` and `lattice`. `expr` must be closed (free variables are stuck).
+ * Throws `StackLimitError` (with a message naming the limit and what to do) if derivations nest deeper
+ * than the JavaScript stack allows; never a raw `RangeError`.
+ */
+export function evaluate<L>(
+  model: PModel,
+  lattice: Lattice<L>,
+  pc: L,
+  conv: Conversation<L>,
+  expr: Expr<L>,
+  fuel: number,
+  opts: EvalOptions<L> = {},
+): Evaluation<L> {
+  const semantics = opts.semantics ?? REFERENCE;
+  const prelude = opts.prelude ?? loadPrelude(lattice, model.preludeSource);
+  const ev = new Ev<L>(lattice, model, semantics, prelude, opts.observer, opts.memoise ?? true);
+  const start = { label: conv.label, msgs: ev.internMessages(conv.messages) };
+  let out;
+  try {
+    out = ev.eval(pc, start, expr, fuel);
+  } catch (e) {
+    if (e instanceof RangeError && /call stack/i.test(e.message)) {
+      throw new StackLimitError(
+        `evaluation nested deeper than the JavaScript stack allows (fuel ${fuel}). ` +
+          'Lower --fuel, or raise the stack with --stack-mb N (the CLI runs evaluation in a worker with that stack size).',
+      );
+    }
+    throw e;
+  }
+  const finals: [Final<L>, Q.Rational][] = [];
+  const missing: MissingMass[] = [];
+  let mass = Q.ZERO;
+  let lost = Q.ZERO;
+  for (const { outcome, weight } of out.map.values()) {
+    if (outcome.kind === 'ok') {
+      finals.push([{ conv: ev.publicConv(outcome.conv), value: outcome.value }, weight]);
+      mass = Q.add(mass, weight);
+    } else {
+      missing.push({ failure: outcome, weight });
+      lost = Q.add(lost, weight);
+    }
+  }
+  missing.sort((a, b) => Q.cmp(b.weight, a.weight));
+  return {
+    finals: fromEntries(finals, finalKey(lattice)),
+    missing,
+    mass,
+    modelDeficit: Q.sub(Q.ONE, Q.add(mass, lost)),
+    steps: ev.steps,
+    memoHits: ev.memoHits,
+  };
+}
