@@ -24,6 +24,8 @@ export interface LlmbdaCtx<L> {
   readonly skipping: Semantics;
   readonly profile: Profile;
   readonly maxDepth?: number;
+  /** Step budget per evaluation (default `CASE_STEP_BUDGET`). */
+  readonly maxSteps?: number;
 }
 
 /** The reference context on a lattice. */
@@ -34,12 +36,18 @@ export function referenceCtx<L>(lat: Lattice<L>, extra: Partial<LlmbdaCtx<L>> = 
 /** `⟦pc ⊢ C_side, e_side⟧` under the context's semantics (or the skipping one). */
 export function runSide<L>(ctx: LlmbdaCtx<L>, c: PairCase<L>, side: Side, skipping = false): Evaluation<L> {
   return evaluate(modelOf(c.model), ctx.lat, c.pc, conversationOf(c, side), programOf(c, side), c.fuel,
-    skipping ? { semantics: ctx.skipping, observer: c.obs } : { semantics: ctx.semantics });
+    { maxSteps: ctx.maxSteps ?? CASE_STEP_BUDGET, ...(skipping ? { semantics: ctx.skipping, observer: c.obs } : { semantics: ctx.semantics }) });
 }
+
+/**
+ * Default step budget per evaluation in the suites: a handful of generated programs ask the model
+ * recursively and blow up exponentially; they are discarded rather than stalling a run.
+ */
+export const CASE_STEP_BUDGET = 20_000;
 
 /** `⟦pc ⊢ C, e⟧` of a single case. */
 export function runSingle<L>(ctx: LlmbdaCtx<L>, c: SingleCase<L>): Evaluation<L> {
-  return evaluate(modelOf(c.model), ctx.lat, c.pc, c.conv, c.expr, c.fuel, { semantics: ctx.semantics });
+  return evaluate(modelOf(c.model), ctx.lat, c.pc, c.conv, c.expr, c.fuel, { semantics: ctx.semantics, maxSteps: ctx.maxSteps ?? CASE_STEP_BUDGET });
 }
 
 /** `μₘ` of one side. */

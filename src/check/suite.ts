@@ -72,6 +72,8 @@ export interface Verdict<Case> {
   readonly stats: Readonly<Record<string, number>>;
   /** Statistics below their threshold (a vacuous suite is a failed suite). */
   readonly vacuous: readonly string[];
+  /** Cases discarded as too expensive to judge (over the step budget). */
+  readonly discarded: number;
   readonly counterexample?: Counterexample<Case>;
   /** A crash in the code under test (not a property violation). */
   readonly error?: string;
@@ -86,6 +88,7 @@ export function runSuite<Case, Ctx>(
   const seed = opts.seed ?? Date.now() ^ (Math.random() * 0x7fffffff);
   const counts: Record<string, number> = {};
   let seen = 0;
+  let discarded = 0;
   let firstFailureAt = 0;
   const lastReason = new Map<Case, string>();
   const started = performance.now();
@@ -94,10 +97,26 @@ export function runSuite<Case, Ctx>(
       seen++;
       opts.onCase?.(seen);
       if (suite.stats) {
-        for (const [k, b] of Object.entries(suite.stats(c, ctx))) counts[k] = (counts[k] ?? 0) + (b ? 1 : 0);
+        let st: Readonly<Record<string, boolean>> | undefined;
+        try {
+          st = suite.stats(c, ctx);
+        } catch (e) {
+          if ((e as { discard?: unknown } | null)?.discard !== true) throw e;
+          seen--;
+          discarded++;
+          fc.pre(false);
+        }
+        for (const [k, b] of Object.entries(st ?? {})) counts[k] = (counts[k] ?? 0) + (b ? 1 : 0);
       }
     }
-    const out = suite.check(c, ctx);
+    let out: CaseOutcome;
+    try {
+      out = suite.check(c, ctx);
+    } catch (e) {
+      // A case too expensive to judge (e.g. an evaluation over its step budget) is discarded, not judged.
+      if ((e as { discard?: unknown } | null)?.discard === true) { discarded++; fc.pre(false); }
+      throw e;
+    }
     if (!out.ok) {
       lastReason.set(c, out.reason);
       if (firstFailureAt === 0) firstFailureAt = seen;
@@ -123,7 +142,7 @@ export function runSuite<Case, Ctx>(
   }
   const timeMs = performance.now() - started;
   if (error !== undefined) {
-    return { suite: suite.name, title: suite.title, ok: false, runs: seen, seed, timeMs, stats: {}, vacuous: [], error };
+    return { suite: suite.name, title: suite.title, ok: false, runs: seen, seed, timeMs, stats: {}, vacuous: [], discarded, error };
   }
   const statCases = seen;
   const stats: Record<string, number> = {};
@@ -134,7 +153,7 @@ export function runSuite<Case, Ctx>(
       : Object.entries(suite.thresholds)
           .filter(([k, t]) => (stats[k] ?? 0) < t)
           .map(([k, t]) => `${k}: ${(stats[k] ?? 0).toFixed(3)} < ${t}`);
-  const base = { suite: suite.name, title: suite.title, runs: details.numRuns, seed, timeMs, stats, vacuous };
+  const base = { suite: suite.name, title: suite.title, runs: details.numRuns, seed, timeMs, stats, vacuous, discarded };
   if (details.failed && details.counterexample) {
     const value = details.counterexample[0];
     const thrown = details.errorInstance;

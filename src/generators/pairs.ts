@@ -53,25 +53,25 @@ export function conversationOf<L>(c: PairCase<L>, side: Side): Conversation<L> {
   return { label: c.conv.label, messages: side === 0 ? c.conv.messages0 : c.conv.messages1 };
 }
 
-/** Observers to draw from: every label, or only the I-maximal ones. */
-function observers<L>(o: PairGenOptions<L>): readonly L[] {
+/** Observers: every label (or only the I-maximal ones); ⊤ sees everything (trivially related runs), so rarely. */
+function observerArb<L>(o: PairGenOptions<L>): fc.Arbitrary<L> {
   const all = o.lat.elements ?? [];
   const xs = o.iMaximalOnly ? all.filter((m) => isIMaximal(o.lat, m)) : all;
-  // ⊤ sees everything (trivially related runs): keep it, but rarely.
-  return xs.length > 1 ? xs.filter((m) => !o.lat.equals(m, o.lat.top)).concat([o.lat.top]) : xs;
+  const notTop = xs.filter((m) => !o.lat.equals(m, o.lat.top));
+  if (notTop.length === 0) return fc.constantFrom(...xs);
+  return fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...notTop) }, { weight: 1, arbitrary: fc.constant(o.lat.top) });
 }
 
 /** Arbitrary related pairs, generated from one skeleton so that shrinking keeps them related. */
 export function pairArb<L>(o: PairGenOptions<L>): fc.Arbitrary<PairCase<L>> {
   const { lat } = o;
   const elems = lat.elements ?? [];
-  const obsList = observers(o);
   const fuel = o.fuel ?? { min: 8, max: 40 };
-  return fc.constantFrom(...obsList).chain((obs) => {
+  return observerArb(o).chain((obs) => {
     const below = elems.filter((l) => lat.leq(l, obs));
     const msgs = fc.array(fc.constantFrom(...MESSAGES), { maxLength: 2 });
     const convArb: fc.Arbitrary<ConvPair<L>> = fc
-      .tuple(fc.oneof({ weight: 3, arbitrary: fc.constant(lat.bottom) }, { weight: 2, arbitrary: fc.constantFrom(...elems) }), msgs, msgs)
+      .tuple(fc.oneof({ weight: 1, arbitrary: fc.constant(lat.bottom) }, { weight: 1, arbitrary: fc.constantFrom(...elems) }), msgs, msgs)
       .map(([label, a, b]) => ({ label, messages0: a, messages1: lat.leq(label, obs) ? a : b }));
     return fc.record({
       obs: fc.constant(obs),

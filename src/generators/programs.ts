@@ -14,6 +14,7 @@ import * as Q from '../distributions/rational.ts';
 import type { Expr, PlainValue } from '../syntax/ast.ts';
 import type { Lattice } from '../lattice/lattice.ts';
 import { absurd } from '../util/absurd.ts';
+import { eraseExpr } from '../observe/indist.ts';
 
 /** Prim name marking a hole in a skeleton: `l:(prim HOLE [left, right])`. Never reaches the evaluator. */
 export const HOLE = '__hole';
@@ -41,6 +42,17 @@ const app = <L>(fn: Expr<L>, arg: Expr<L>): Expr<L> => ({ kind: 'app', fn, arg }
 const prim = <L>(name: string, arg: Expr<L>): Expr<L> => ({ kind: 'prim', name, arg });
 const arr = <L>(...elems: Expr<L>[]): Expr<L> => ({ kind: 'array', elems });
 const unit: Expr<never> = { kind: 'record', fields: [] };
+
+/** A high hole `l:•` with the two sides' fillings. */
+const hole = <L>(l: L, left: Expr<L>, right: Expr<L>): Expr<L> => ({ kind: 'label', label: l, body: prim(HOLE, arr(left, right)) });
+
+/** Make the two fillings of a hole differ (an identical pair tests nothing). */
+function differing<L>(lat: Lattice<L>, top: L, a: Expr<L>, b: Expr<L>): [Expr<L>, Expr<L>] {
+  if (eraseExpr(lat, top, a) !== eraseExpr(lat, top, b)) return [a, b];
+  if (b.kind === 'bool') return [a, bool(!b.value)];
+  if (b.kind === 'num') return [a, { kind: 'num', value: Q.add(b.value, Q.ONE) }];
+  return [a, bool(!(a.kind === 'bool' && a.value))];
+}
 
 /** `let x = e1 in e2` as the parser expands it. */
 const letIn = <L>(e1: Expr<L>, e2: Expr<L>): Expr<L> => app(lam(e2), e1);
@@ -85,8 +97,10 @@ export function rawProgramArb<L>(o: ProgramGenOptions<L>): fc.Arbitrary<Expr<L>>
   const highs = o.obs === undefined ? [] : highLabels(lat, o.obs);
   const w = (tunedWeight: number): number => (tuned ? tunedWeight : 1);
 
-  const { expr } = fc.letrec<{ expr: Expr<L>; leaf: Expr<L>; secret: Expr<L>; labelExpr: Expr<L>; boolish: Expr<L> }>((tie) => {
+  const { expr } = fc.letrec<{ expr: Expr<L>; leaf: Expr<L>; secret: Expr<L>; labelExpr: Expr<L>; boolish: Expr<L>; numberish: Expr<L>; indexish: Expr<L> }>((tie) => {
     const e = tie('expr');
+    const numberish = tie('numberish');
+    const indexish = tie('indexish');
     const leaf = tie('leaf');
     const secret = tie('secret');
     const labelExpr = tie('labelExpr');
@@ -95,7 +109,7 @@ export function rawProgramArb<L>(o: ProgramGenOptions<L>): fc.Arbitrary<Expr<L>>
       { weight: w(4), arbitrary: leaf },
       // lambda calculus
       { weight: w(2), arbitrary: e.map((b) => lam(b)) },
-      { weight: w(2), arbitrary: fc.tuple(e, e).map(([f, a]) => app(f, a)) },
+      { weight: w(1), arbitrary: fc.tuple(e, e).map(([f, a]) => app(f, a)) },
       { weight: w(4), arbitrary: fc.tuple(e, e).map(([a, b]) => letIn(a, b)) },
       // labelled functions applied: the body runs at the function's label
       { weight: w(3), arbitrary: fc.tuple(labels, e, e).map(([l, b, a]) => app({ kind: 'label', label: l, body: lam(b) }, a)) },
@@ -105,29 +119,42 @@ export function rawProgramArb<L>(o: ProgramGenOptions<L>): fc.Arbitrary<Expr<L>>
       { weight: w(3), arbitrary: e.map((x) => ({ kind: 'fork', body: x }) as Expr<L>) },
       { weight: w(2), arbitrary: e.map((x) => letIn({ kind: 'clear' }, x)) },
       // branches on (labelled) data
-      { weight: w(6), arbitrary: fc.tuple(boolish, e, e).map(([c, a, b]) => ifThen(c, a, b)) },
+      { weight: w(8), arbitrary: fc.tuple(boolish, e, e).map(([c, a, b]) => ifThen(c, a, b)) },
       // labels
       { weight: w(3), arbitrary: fc.tuple(labels, e).map(([l, x]) => ({ kind: 'label', label: l, body: x }) as Expr<L>) },
       { weight: w(2), arbitrary: fc.tuple(labelExpr, e).map(([l, x]) => ({ kind: 'dynlabel', label: l, body: x }) as Expr<L>) },
       { weight: w(4), arbitrary: fc.tuple(labelExpr, e).map(([l, x]) => ({ kind: 'test', label: l, body: x }) as Expr<L>) },
       { weight: w(2), arbitrary: fc.tuple(labelExpr, e).map(([l, x]) => ({ kind: 'assert', label: l, body: x }) as Expr<L>) },
       // data
-      { weight: w(2), arbitrary: fc.tuple(fc.constantFrom('+', '==', '-', '<'), e, e).map(([op, a, b]) => binop(op, a, b)) },
+      { weight: w(2), arbitrary: fc.tuple(fc.constantFrom('+', '==', '-', '<'), numberish, numberish).map(([op, a, b]) => binop(op, a, b)) },
       { weight: w(1), arbitrary: fc.tuple(fc.constantFrom('toStr', 'shape'), e).map(([p, x]) => prim(p, x)) },
-      { weight: w(1), arbitrary: fc.tuple(e, e).map(([r, x]) => prim('recordUpdate', arr(r, str('a'), x))) },
+      { weight: w(1), arbitrary: fc.tuple(e, e).map(([r, x]) => prim('recordUpdate', arr({ kind: 'record', fields: [{ name: 'a', expr: r }] }, str(tuned ? 'b' : 'a'), x))) },
       { weight: w(2), arbitrary: fc.tuple(e, e).map(([a, b]) => ({ kind: 'record', fields: [{ name: 'a', expr: a }, { name: 'b', expr: b }] }) as Expr<L>) },
       { weight: w(2), arbitrary: fc.tuple(e, e).map(([a, b]) => arr(a, b)) },
       // field access and indexing, often on labelled data
-      { weight: w(3), arbitrary: fc.tuple(fc.option(labels, { nil: undefined }), e, e, fc.constantFrom('a', 'b', 'c')).map(([l, a, b, f]) => {
+      { weight: w(3), arbitrary: fc.tuple(fc.option(labels, { nil: undefined }), e, e, fc.constantFrom('a', 'b', 'a', 'b', 'c')).map(([l, a, b, f]) => {
         const r: Expr<L> = { kind: 'record', fields: [{ name: 'a', expr: a }, { name: 'b', expr: b }] };
         return { kind: 'field', target: l === undefined ? r : { kind: 'label', label: l, body: r }, name: f } as Expr<L>;
       }) },
-      { weight: w(3), arbitrary: fc.tuple(fc.option(labels, { nil: undefined }), e, e, e).map(([l, a, b, i]) => {
+      { weight: w(3), arbitrary: fc.tuple(fc.option(labels, { nil: undefined }), e, e, indexish).map(([l, a, b, i]) => {
         const t: Expr<L> = arr(a, b);
         return { kind: 'index', target: l === undefined ? t : { kind: 'label', label: l, body: t }, index: i } as Expr<L>;
       }) },
       { weight: w(1), arbitrary: fc.tuple(e, fc.constantFrom('a', 'b')).map(([x, f]) => ({ kind: 'field', target: x, name: f }) as Expr<L>) },
+      // records whose label is above their fields' (prim results are wrapped with ⊥ inside)
+      { weight: w(2), arbitrary: fc.tuple(e, fc.constantFrom('type', 'length')).map(([x, f]) => ({ kind: 'field', target: prim('shape', x), name: f }) as Expr<L>) },
     ];
+    if (highs.length > 0 && tuned) {
+      // the test whose answer depends on a high value's exact label (bare-pc tests leak here)
+      branches.push({
+        weight: 3,
+        arbitrary: fc.tuple(labelLit, fc.constantFrom(...highs), labels, labels, fc.constantFrom<Expr<L>>(num(0), bool(true)))
+          .map(([t, l, la, lb, x]) => ({
+            kind: 'test', label: t,
+            body: hole(l, ...differing(lat, lat.top, { kind: 'label', label: la, body: x }, { kind: 'label', label: lb, body: x })),
+          }) as Expr<L>),
+      });
+    }
     if (o.endorse) {
       branches.push({ weight: w(3), arbitrary: fc.tuple(labelExpr, e).map(([l, x]) => ({ kind: 'endorse', label: l, body: x }) as Expr<L>) });
     }
@@ -135,13 +162,13 @@ export function rawProgramArb<L>(o: ProgramGenOptions<L>): fc.Arbitrary<Expr<L>>
       // high holes: the shared skeleton's secrets, two independent fillings
       branches.push({
         weight: w(8),
-        arbitrary: fc.tuple(fc.constantFrom(...highs), secret, secret).map(([l, a, b]) => ({ kind: 'label', label: l, body: prim(HOLE, arr(a, b)) }) as Expr<L>),
+        arbitrary: fc.tuple(fc.constantFrom(...highs), secret, secret).map(([l, a, b]) => hole(l, ...differing(lat, lat.top, a, b))),
       });
     }
     return {
       expr: fc.oneof({ maxDepth, depthSize: 'small', withCrossShrink: true }, ...branches),
       leaf: fc.oneof(
-        { weight: w(3), arbitrary: fc.nat({ max: 3 }).map(ref) },
+        { weight: w(5), arbitrary: fc.nat({ max: 3 }).map(ref) },
         { weight: w(2), arbitrary: fc.constantFrom(num(0), num(1), num(2), num(-1), num(1, 2)) },
         { weight: w(2), arbitrary: fc.boolean().map(bool) },
         { weight: w(1), arbitrary: fc.constantFrom(str('a'), str('b'), str('')) },
@@ -154,7 +181,7 @@ export function rawProgramArb<L>(o: ProgramGenOptions<L>): fc.Arbitrary<Expr<L>>
       ),
       // what fills a high hole: values that differ in content AND in (nested, higher) labels
       secret: fc.oneof(
-        { weight: 3, arbitrary: fc.boolean().map(bool) },
+        { weight: 5, arbitrary: fc.boolean().map(bool) },
         { weight: 2, arbitrary: fc.constantFrom(num(0), num(1)) },
         { weight: 2, arbitrary: fc.tuple(labels, fc.oneof(fc.boolean().map(bool), fc.constantFrom(num(0), num(1)))).map(([l, v]) => ({ kind: 'label', label: l, body: v }) as Expr<L>) },
         { weight: 1, arbitrary: labelLit },
@@ -162,21 +189,39 @@ export function rawProgramArb<L>(o: ProgramGenOptions<L>): fc.Arbitrary<Expr<L>>
         { weight: 1, arbitrary: fc.constant({ kind: 'lam', param: 'x', body: ref(0) } as Expr<L>) },
         { weight: 2, arbitrary: e },
       ),
+      numberish: fc.oneof(
+        { weight: 3, arbitrary: fc.constantFrom(num(0), num(1), num(2)) },
+        { weight: 2, arbitrary: fc.tuple(labels, fc.constantFrom(num(0), num(1))).map(([l, v]) => ({ kind: 'label', label: l, body: v }) as Expr<L>) },
+        ...(highs.length > 0 ? [{ weight: 2, arbitrary: fc.tuple(fc.constantFrom(...highs), fc.constantFrom(num(0), num(1)), fc.constantFrom(num(0), num(1), num(2))).map(([l, a, b]) => hole(l, ...differing(lat, lat.top, a, b))) }] : []),
+        { weight: 3, arbitrary: e },
+      ),
+      indexish: fc.oneof(
+        { weight: 3, arbitrary: fc.constantFrom(num(0), num(1)) },
+        { weight: 2, arbitrary: fc.tuple(labels, fc.constantFrom(num(0), num(1))).map(([l, v]) => ({ kind: 'label', label: l, body: v }) as Expr<L>) },
+        ...(highs.length > 0 ? [{ weight: 2, arbitrary: fc.tuple(fc.constantFrom(...highs), fc.constantFrom(num(0), num(1)), fc.constantFrom(num(0), num(1))).map(([l, a, b]) => hole(l, ...differing(lat, lat.top, a, b))) }] : []),
+        { weight: 1, arbitrary: e },
+      ),
       labelExpr: fc.oneof(
-        { weight: 4, arbitrary: labelLit },
+        { weight: 6, arbitrary: labelLit },
+        ...(highs.length > 0 ? [{ weight: 2, arbitrary: fc.tuple(fc.constantFrom(...highs), labelLit, labelLit).map(([l, a, b]) => hole(l, ...differing(lat, lat.top, a, b))) }] : []),
         { weight: 2, arbitrary: fc.tuple(boolish, labelLit, labelLit).map(([c, a, b]) => ifThen(c, a, b)) },
         { weight: 1, arbitrary: fc.tuple(labels, labelLit).map(([l, x]) => ({ kind: 'label', label: l, body: x }) as Expr<L>) },
         { weight: 1, arbitrary: e },
       ),
       boolish: fc.oneof(
         { weight: 3, arbitrary: fc.tuple(labels, fc.boolean()).map(([l, b]) => ({ kind: 'label', label: l, body: bool(b) }) as Expr<L>) },
+        ...(highs.length > 0 ? [{ weight: 5, arbitrary: fc.tuple(fc.constantFrom(...highs), secret, secret).map(([l, a, b]) => hole(l, ...differing(lat, lat.top, a, b))) }] : []),
         { weight: 2, arbitrary: fc.tuple(labelExpr, e).map(([l, x]) => ({ kind: 'test', label: l, body: x }) as Expr<L>) },
         { weight: 2, arbitrary: e },
         { weight: 1, arbitrary: fc.tuple(e, e).map(([a, b]) => binop('==', a, b)) },
       ),
     };
   });
-  return expr;
+  if (highs.length === 0 || !tuned) return expr;
+  // Tuned pairs often start by binding a secret, so that references all over the body can read it.
+  const secretInput = fc.tuple(fc.constantFrom(...highs), fc.boolean(), fc.oneof(fc.boolean(), fc.constantFrom(0, 1)))
+    .map(([l, a, b]) => hole(l, ...differing(lat, lat.top, bool(a), typeof b === 'boolean' ? bool(b) : num(b))));
+  return fc.oneof({ weight: 1, arbitrary: expr }, { weight: 2, arbitrary: fc.tuple(secretInput, expr).map(([s, body]) => letIn(s, body)) });
 }
 
 /** Which side of a pair to resolve. */
@@ -189,7 +234,7 @@ export function resolve<L>(e: Expr<L>, side: Side = 0): Expr<L> {
       case 'var': {
         if (!e.name.startsWith('#')) return e;
         const k = Number(e.name.slice(1));
-        return scope.length === 0 ? num(k) : { kind: 'var', name: scope[scope.length - 1 - (k % scope.length)]! };
+        return scope.length === 0 ? num(k) : { kind: 'var', name: scope[k % scope.length]! };
       }
       case 'lam': {
         if (e.param === '_') return { kind: 'lam', param: '_', body: go(e.body, scope) };

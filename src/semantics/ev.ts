@@ -42,6 +42,15 @@ export function ruleFor(e: Expr<unknown>): keyof RuleTable {
   }
 }
 
+/**
+ * Raised when an evaluation exceeds its step budget (`EvalOptions.maxSteps`). Property runners treat it
+ * as a discarded case (`discard`), never as a verdict.
+ */
+export class BudgetExceeded extends Error {
+  override readonly name = 'BudgetExceeded';
+  readonly discard = true;
+}
+
 /** Raised (as a clear user-facing error) when derivations nest deeper than the JavaScript stack allows. */
 export class StackLimitError extends Error {
   override readonly name = 'StackLimitError';
@@ -70,6 +79,8 @@ export class Ev<L> {
     /** The observer `m` (only the skipping semantics reads it). */
     readonly observer: L | undefined,
     readonly memoise: boolean,
+    /** Abort with `BudgetExceeded` after this many rule applications. */
+    readonly maxSteps: number = Infinity,
   ) {}
 
   // ------------------------------------------------------------------------------------------
@@ -84,7 +95,7 @@ export class Ev<L> {
       const hit = this.memo.get(key);
       if (hit) { this.memoHits++; return hit; }
     }
-    this.steps++;
+    if (++this.steps > this.maxSteps) throw new BudgetExceeded(`evaluation exceeded ${this.maxSteps} steps`);
     const entry = this.semantics.entry?.(this, pc, conv, e, fuel - 1);
     const out = entry ?? this.dispatch(pc, conv, e, fuel - 1);
     if (key !== undefined) this.memo.set(key, out);

@@ -23,6 +23,8 @@ export interface EvalOptions<L> {
   readonly memoise?: boolean;
   /** Prelude substituted into responses (default: the model's, parsed for this lattice). */
   readonly prelude?: Prelude<L>;
+  /** Abort with `BudgetExceeded` after this many rule applications (property runners discard the case). */
+  readonly maxSteps?: number;
 }
 
 /** A failure and the mass that went to it. */
@@ -66,7 +68,7 @@ export function evaluate<L>(
 ): Evaluation<L> {
   const semantics = opts.semantics ?? REFERENCE;
   const prelude = opts.prelude ?? loadPrelude(lattice, model.preludeSource);
-  const ev = new Ev<L>(lattice, model, semantics, prelude, opts.observer, opts.memoise ?? true);
+  const ev = new Ev<L>(lattice, model, semantics, prelude, opts.observer, opts.memoise ?? true, opts.maxSteps ?? Infinity);
   const start = { label: conv.label, msgs: ev.internMessages(conv.messages) };
   let out;
   try {

@@ -198,7 +198,7 @@ export const CATALOGUE: readonly Variant[] = [
   },
   {
     name: 'endorse-drops-pc',
-    description: 'Endorse\'s result forgets pc: it is labelled ⟨l1←, l2→⟩ only.',
+    description: 'Endorse\'s result forgets pc: it is labelled ⟨l1←, l2→⟩ only (breaks Confinement; harmless to I-maximal observers, see docs/variants.md).',
     rules: {
       Endorse: (ev, pc, conv, e, fuel) =>
         ev.then(ev.eval(pc, conv, e.label, fuel), (c1, v1) => {
@@ -209,7 +209,7 @@ export const CATALOGUE: readonly Variant[] = [
           );
         }),
     },
-    expected: { leaksOn: ['powerset-us'], soundOn: [], caughtBy: 'insulated-tipni' },
+    expected: { leaksOn: ['powerset-us'], soundOn: [], caughtBy: 'confinement' },
   },
   {
     name: 'assert-drops-n-check',
