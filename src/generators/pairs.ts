@@ -53,6 +53,11 @@ export function conversationOf<L>(c: PairCase<L>, side: Side): Conversation<L> {
   return { label: c.conv.label, messages: side === 0 ? c.conv.messages0 : c.conv.messages1 };
 }
 
+/** High conversations get different contents on the two sides (identical ones would test nothing). */
+function differentMessages(a: readonly string[], b: readonly string[]): readonly string[] {
+  return JSON.stringify(a) === JSON.stringify(b) ? [...b, 'secret'] : b;
+}
+
 /** Observers: every label (or only the I-maximal ones); ⊤ sees everything (trivially related runs), so rarely. */
 function observerArb<L>(o: PairGenOptions<L>): fc.Arbitrary<L> {
   const all = o.lat.elements ?? [];
@@ -66,13 +71,13 @@ function observerArb<L>(o: PairGenOptions<L>): fc.Arbitrary<L> {
 export function pairArb<L>(o: PairGenOptions<L>): fc.Arbitrary<PairCase<L>> {
   const { lat } = o;
   const elems = lat.elements ?? [];
-  const fuel = o.fuel ?? { min: 8, max: 40 };
+  const fuel = o.fuel ?? { min: 12, max: 40 };
   return observerArb(o).chain((obs) => {
     const below = elems.filter((l) => lat.leq(l, obs));
     const msgs = fc.array(fc.constantFrom(...MESSAGES), { maxLength: 2 });
     const convArb: fc.Arbitrary<ConvPair<L>> = fc
       .tuple(fc.oneof({ weight: 1, arbitrary: fc.constant(lat.bottom) }, { weight: 1, arbitrary: fc.constantFrom(...elems) }), msgs, msgs)
-      .map(([label, a, b]) => ({ label, messages0: a, messages1: lat.leq(label, obs) ? a : b }));
+      .map(([label, a, b]) => ({ label, messages0: a, messages1: lat.leq(label, obs) ? a : differentMessages(a, b) }));
     return fc.record({
       obs: fc.constant(obs),
       // pc ⊑ m almost always: a high pc makes every low effect stuck or skipped
@@ -97,12 +102,12 @@ export interface SingleCase<L> {
 export function singleArb<L>(o: Omit<PairGenOptions<L>, 'iMaximalOnly'>): fc.Arbitrary<SingleCase<L>> {
   const { lat } = o;
   const elems = lat.elements ?? [lat.bottom];
-  const fuel = o.fuel ?? { min: 8, max: 40 };
+  const fuel = o.fuel ?? { min: 12, max: 40 };
   return fc.record({
-    pc: fc.oneof({ weight: 3, arbitrary: fc.constant(lat.bottom) }, { weight: 2, arbitrary: fc.constantFrom(...elems) }),
+    pc: fc.oneof({ weight: 3, arbitrary: fc.constant(lat.bottom) }, { weight: 1, arbitrary: fc.constantFrom(...elems) }),
     expr: rawProgramArb({ lat, endorse: o.endorse, ...(o.profile ? { profile: o.profile } : {}), ...(o.maxDepth ? { maxDepth: o.maxDepth } : {}) }).map((e) => resolve(e, 0)),
     conv: fc.record({
-      label: fc.oneof({ weight: 3, arbitrary: fc.constant(lat.bottom) }, { weight: 2, arbitrary: fc.constantFrom(...elems) }),
+      label: fc.oneof({ weight: 1, arbitrary: fc.constant(lat.bottom) }, { weight: 1, arbitrary: fc.constantFrom(...elems) }),
       messages: fc.array(fc.constantFrom(...MESSAGES), { maxLength: 2 }),
     }),
     model: modelSpecArb({ ...(o.subModels ? { sub: true } : {}), ...(o.deterministicModels ? { deterministic: true } : {}) }),

@@ -110,6 +110,7 @@ export function rawProgramArb<L>(o: ProgramGenOptions<L>): fc.Arbitrary<Expr<L>>
       // lambda calculus
       { weight: w(2), arbitrary: e.map((b) => lam(b)) },
       { weight: w(1), arbitrary: fc.tuple(e, e).map(([f, a]) => app(f, a)) },
+      { weight: w(2), arbitrary: fc.tuple(e, e).map(([b, a]) => app(lam(b), a)) },
       { weight: w(4), arbitrary: fc.tuple(e, e).map(([a, b]) => letIn(a, b)) },
       // labelled functions applied: the body runs at the function's label
       { weight: w(3), arbitrary: fc.tuple(labels, e, e).map(([l, b, a]) => app({ kind: 'label', label: l, body: lam(b) }, a)) },
@@ -132,7 +133,7 @@ export function rawProgramArb<L>(o: ProgramGenOptions<L>): fc.Arbitrary<Expr<L>>
       { weight: w(2), arbitrary: fc.tuple(e, e).map(([a, b]) => ({ kind: 'record', fields: [{ name: 'a', expr: a }, { name: 'b', expr: b }] }) as Expr<L>) },
       { weight: w(2), arbitrary: fc.tuple(e, e).map(([a, b]) => arr(a, b)) },
       // field access and indexing, often on labelled data
-      { weight: w(3), arbitrary: fc.tuple(fc.option(labels, { nil: undefined }), e, e, fc.constantFrom('a', 'b', 'a', 'b', 'c')).map(([l, a, b, f]) => {
+      { weight: w(3), arbitrary: fc.tuple(fc.option(labels, { nil: undefined }), e, e, fc.constantFrom(...(tuned ? ['a', 'b'] : ['a', 'b', 'c']))).map(([l, a, b, f]) => {
         const r: Expr<L> = { kind: 'record', fields: [{ name: 'a', expr: a }, { name: 'b', expr: b }] };
         return { kind: 'field', target: l === undefined ? r : { kind: 'label', label: l, body: r }, name: f } as Expr<L>;
       }) },
@@ -142,7 +143,7 @@ export function rawProgramArb<L>(o: ProgramGenOptions<L>): fc.Arbitrary<Expr<L>>
       }) },
       { weight: w(1), arbitrary: fc.tuple(e, fc.constantFrom('a', 'b')).map(([x, f]) => ({ kind: 'field', target: x, name: f }) as Expr<L>) },
       // records whose label is above their fields' (prim results are wrapped with ⊥ inside)
-      { weight: w(2), arbitrary: fc.tuple(e, fc.constantFrom('type', 'length')).map(([x, f]) => ({ kind: 'field', target: prim('shape', x), name: f }) as Expr<L>) },
+      { weight: w(2), arbitrary: fc.tuple(e, fc.constantFrom('type', 'type', 'type', 'length')).map(([x, f]) => ({ kind: 'field', target: prim('shape', x), name: f }) as Expr<L>) },
     ];
     if (highs.length > 0 && tuned) {
       // the test whose answer depends on a high value's exact label (bare-pc tests leak here)
@@ -191,6 +192,7 @@ export function rawProgramArb<L>(o: ProgramGenOptions<L>): fc.Arbitrary<Expr<L>>
       ),
       numberish: fc.oneof(
         { weight: 3, arbitrary: fc.constantFrom(num(0), num(1), num(2)) },
+        { weight: w(2), arbitrary: fc.constant(ref(0)) },
         { weight: 2, arbitrary: fc.tuple(labels, fc.constantFrom(num(0), num(1))).map(([l, v]) => ({ kind: 'label', label: l, body: v }) as Expr<L>) },
         ...(highs.length > 0 ? [{ weight: 2, arbitrary: fc.tuple(fc.constantFrom(...highs), fc.constantFrom(num(0), num(1)), fc.constantFrom(num(0), num(1), num(2))).map(([l, a, b]) => hole(l, ...differing(lat, lat.top, a, b))) }] : []),
         { weight: 3, arbitrary: e },
@@ -211,6 +213,8 @@ export function rawProgramArb<L>(o: ProgramGenOptions<L>): fc.Arbitrary<Expr<L>>
       boolish: fc.oneof(
         { weight: 3, arbitrary: fc.tuple(labels, fc.boolean()).map(([l, b]) => ({ kind: 'label', label: l, body: bool(b) }) as Expr<L>) },
         ...(highs.length > 0 ? [{ weight: 5, arbitrary: fc.tuple(fc.constantFrom(...highs), secret, secret).map(([l, a, b]) => hole(l, ...differing(lat, lat.top, a, b))) }] : []),
+        // the outermost binder: in tuned pairs, the secret input
+        { weight: w(4), arbitrary: fc.constant(ref(0)) },
         { weight: 2, arbitrary: fc.tuple(labelExpr, e).map(([l, x]) => ({ kind: 'test', label: l, body: x }) as Expr<L>) },
         { weight: 2, arbitrary: e },
         { weight: 1, arbitrary: fc.tuple(e, e).map(([a, b]) => binop('==', a, b)) },
