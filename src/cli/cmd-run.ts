@@ -18,9 +18,10 @@ import { makeRng, NoResponse, sampledOracle } from './sampling.ts';
 import { parseLabelFlag, positiveInt, integer, readText } from './common.ts';
 import { renderTable } from './table.ts';
 import type { CommandResult } from './main.ts';
+import { inLargeStack } from './large-stack.ts';
 import { resolveVariantSemantics } from './variant-option.ts';
 
-interface RunOpts {
+export interface RunOpts {
   lattice: string;
   model: string;
   fuel: number;
@@ -29,6 +30,7 @@ interface RunOpts {
   seed: number;
   json?: boolean;
   variant?: string;
+  stackMb: number;
 }
 
 export function registerRun(program: Command, result: CommandResult): void {
@@ -43,52 +45,60 @@ export function registerRun(program: Command, result: CommandResult): void {
     .option('--variant <name|file.ts>', 'evaluate under a variant semantics instead of the reference')
     .option('--sample <n>', 'run peval N times with a seeded sampled oracle and print frequencies', positiveInt('--sample'))
     .option('--seed <s>', 'seed for --sample', integer('--seed'), 1)
+    .option('--stack-mb <n>', 'JavaScript stack for the evaluation worker, in MB (deep recursion needs more)', positiveInt('--stack-mb'), 512)
     .option('--json', 'machine-readable output')
     .action(async (file: string, opts: RunOpts) => {
-      const lat = await resolveLattice(opts.lattice);
-      const model = resolveModel(opts.model);
-      const prelude = loadPrelude(lat, model.preludeSource);
-      const expr = closeProgram(parse(readText(file), lat, { file }), prelude, file);
-      const pc = opts.pc === undefined ? lat.bottom : parseLabelFlag(lat, '--pc', opts.pc);
-      const conv: Conversation<unknown> = { label: lat.bottom, messages: [] };
-      if (opts.sample !== undefined) {
-        sampleRun(lat, model, opts, pc, conv, expr, prelude);
-        return;
-      }
-      const semantics = opts.variant ? await resolveVariantSemantics(opts.variant) : undefined;
-      const res = evaluate(model, lat, pc, conv, expr, opts.fuel, { prelude, ...(semantics ? { semantics } : {}) });
-      const rows = entries(res.finals);
-      if (opts.json) {
-        process.stdout.write(`${JSON.stringify({
-          lattice: lat.name, model: model.name, fuel: opts.fuel,
-          distribution: rows.map(([f, w]) => ({
-            value: prettyPrint(f.value, lat),
-            conversation: { label: lat.show(f.conv.label), messages: f.conv.messages },
-            probability: Q.show(w), decimal: Number(Q.toDecimal(w, 12)),
-          })),
-          mass: Q.show(res.mass),
-          missing: res.missing.map((m) => ({ reason: failureKey(m.failure), probability: Q.show(m.weight) })),
-          modelDeficit: Q.show(res.modelDeficit),
-        }, null, 2)}\n`);
-        return;
-      }
-      const out: string[] = [];
-      out.push(`${file} on ${lat.name} under ${model.name}, fuel ${opts.fuel}${semantics ? `, variant ${semantics.name}` : ''}`);
-      out.push(renderTable(['value', 'conversation', 'probability', '≈'], rows.map(([f, w]) => [
-        prettyPrint(f.value, lat), showConversation(lat, f.conv), Q.show(w), Q.toDecimal(w, 6),
-      ])));
-      out.push(`mass ${Q.show(res.mass)} (≈ ${Q.toDecimal(res.mass, 6)})`);
-      if (res.missing.length > 0 || !Q.isZero(res.modelDeficit)) {
-        out.push('missing mass:');
-        for (const m of res.missing) out.push(`  ${Q.show(m.weight).padEnd(12)} ${failureKey(m.failure)}`);
-        if (!Q.isZero(res.modelDeficit)) out.push(`  ${Q.show(res.modelDeficit).padEnd(12)} withheld by the model (sub-distribution)`);
-      }
-      process.stdout.write(`${out.join('\n')}\n`);
-      result.exitCode = 0;
+      const { stdout, exitCode } = await inLargeStack<RunOutput>('run', { file, opts }, opts.stackMb);
+      process.stdout.write(stdout);
+      result.exitCode = exitCode;
     });
 }
 
-function sampleRun(lat: AnyLattice, model: ReturnType<typeof resolveModel>, opts: RunOpts, pc: unknown, conv: Conversation<unknown>, expr: ReturnType<typeof parse>, prelude: ReturnType<typeof loadPrelude>): void {
+export interface RunOutput { readonly stdout: string; readonly exitCode: number }
+
+/** The body of `llmbda run` (runs inside a worker thread with a large stack). */
+export async function executeRun(file: string, opts: RunOpts): Promise<RunOutput> {
+  const lat = await resolveLattice(opts.lattice);
+  const model = resolveModel(opts.model);
+  const prelude = loadPrelude(lat, model.preludeSource);
+  const expr = closeProgram(parse(readText(file), lat, { file }), prelude, file);
+  const pc = opts.pc === undefined ? lat.bottom : parseLabelFlag(lat, '--pc', opts.pc);
+  const conv: Conversation<unknown> = { label: lat.bottom, messages: [] };
+  if (opts.sample !== undefined) return { stdout: sampleRun(lat, model, opts, pc, conv, expr, prelude), exitCode: 0 };
+  const semantics = opts.variant ? await resolveVariantSemantics(opts.variant) : undefined;
+  const res = evaluate(model, lat, pc, conv, expr, opts.fuel, { prelude, ...(semantics ? { semantics } : {}) });
+  const rows = entries(res.finals);
+  if (opts.json) {
+    return {
+      exitCode: 0,
+      stdout: `${JSON.stringify({
+        lattice: lat.name, model: model.name, fuel: opts.fuel,
+        distribution: rows.map(([f, w]) => ({
+          value: prettyPrint(f.value, lat),
+          conversation: { label: lat.show(f.conv.label), messages: f.conv.messages },
+          probability: Q.show(w), decimal: Number(Q.toDecimal(w, 12)),
+        })),
+        mass: Q.show(res.mass),
+        missing: res.missing.map((m) => ({ reason: failureKey(m.failure), probability: Q.show(m.weight) })),
+        modelDeficit: Q.show(res.modelDeficit),
+      }, null, 2)}\n`,
+    };
+  }
+  const out: string[] = [];
+  out.push(`${file} on ${lat.name} under ${model.name}, fuel ${opts.fuel}${semantics ? `, variant ${semantics.name}` : ''}`);
+  out.push(renderTable(['value', 'conversation', 'probability', '≈'], rows.map(([f, w]) => [
+    prettyPrint(f.value, lat), showConversation(lat, f.conv), Q.show(w), Q.toDecimal(w, 6),
+  ])));
+  out.push(`mass ${Q.show(res.mass)} (≈ ${Q.toDecimal(res.mass, 6)})`);
+  if (res.missing.length > 0 || !Q.isZero(res.modelDeficit)) {
+    out.push('missing mass:');
+    for (const m of res.missing) out.push(`  ${Q.show(m.weight).padEnd(12)} ${failureKey(m.failure)}`);
+    if (!Q.isZero(res.modelDeficit)) out.push(`  ${Q.show(res.modelDeficit).padEnd(12)} withheld by the model (sub-distribution)`);
+  }
+  return { stdout: `${out.join('\n')}\n`, exitCode: 0 };
+}
+
+function sampleRun(lat: AnyLattice, model: ReturnType<typeof resolveModel>, opts: RunOpts, pc: unknown, conv: Conversation<unknown>, expr: ReturnType<typeof parse>, prelude: ReturnType<typeof loadPrelude>): string {
   const rng = makeRng(opts.seed);
   const counts = new Map<string, number>();
   const n = opts.sample!;
@@ -105,9 +115,8 @@ function sampleRun(lat: AnyLattice, model: ReturnType<typeof resolveModel>, opts
   }
   const rows = [...counts].sort((a, b) => b[1] - a[1]);
   if (opts.json) {
-    process.stdout.write(`${JSON.stringify({ samples: n, seed: opts.seed, frequencies: rows.map(([k, c]) => ({ outcome: k, count: c, frequency: c / n })) }, null, 2)}\n`);
-    return;
+    return `${JSON.stringify({ samples: n, seed: opts.seed, frequencies: rows.map(([k, c]) => ({ outcome: k, count: c, frequency: c / n })) }, null, 2)}\n`;
   }
-  process.stdout.write(`${n} seeded peval runs (seed ${opts.seed}) on ${lat.name} under ${model.name}\n`);
-  process.stdout.write(`${renderTable(['outcome', 'count', 'frequency'], rows.map(([k, c]) => [k, String(c), (c / n).toFixed(4)]))}\n`);
+  return `${n} seeded peval runs (seed ${opts.seed}) on ${lat.name} under ${model.name}\n` +
+    `${renderTable(['outcome', 'count', 'frequency'], rows.map(([k, c]) => [k, String(c), (c / n).toFixed(4)]))}\n`;
 }
