@@ -1,69 +1,104 @@
 /**
- * Exact rational weights and numbers. Everything in the semantics that is a number goes through
- * this module, so the backend can be swapped without touching callers (see docs/design.md).
+ * Exact rational weights and numbers. Everything in the semantics that is a number goes through this
+ * module's functions, so the backend can change without touching callers.
  *
- * Backend: mathjs's `Fraction` (fraction.js, BigInt-based), used through its class methods.
+ * Backend: a small BigInt numerator/denominator pair, always normalised (gcd 1, positive denominator).
+ * It replaced mathjs's `Fraction` (the first backend, still the cross-check in
+ * `test/rational-crosscheck.test.ts`) because importing mathjs costs about two seconds of CPU in every
+ * process — the CLI, each worker thread and each test file — and the hand-written pair is also faster per
+ * operation (docs/design.md, docs/benchmarks.md).
  */
-import { Fraction } from 'mathjs';
 
 /** An exact rational. Treat as opaque: use the functions below, never `===`. */
-export type Rational = Fraction;
+export class Rational {
+  /** Numerator (sign included) and positive denominator, coprime. */
+  private constructor(readonly num: bigint, readonly den: bigint) {}
+
+  /** Build a normalised rational; `den` must be non-zero. */
+  static of(num: bigint, den: bigint): Rational {
+    if (den === 0n) throw new RangeError('rational with zero denominator');
+    if (den < 0n) { num = -num; den = -den; }
+    const g = gcd(num < 0n ? -num : num, den);
+    return g === 1n ? new Rational(num, den) : new Rational(num / g, den / g);
+  }
+
+  /** For display in debuggers and template strings: `p/q`. */
+  toString(): string {
+    return show(this);
+  }
+}
+
+function gcd(a: bigint, b: bigint): bigint {
+  while (b !== 0n) [a, b] = [b, a % b];
+  return a === 0n ? 1n : a;
+}
 
 type IntLike = number | bigint;
 
 /** `n/d` from integers (d ≠ 0). */
 export function rat(n: IntLike, d: IntLike = 1): Rational {
-  return new Fraction(BigInt(n), BigInt(d));
+  return Rational.of(BigInt(n), BigInt(d));
 }
 
 export const ZERO: Rational = rat(0);
 export const ONE: Rational = rat(1);
 
-/** Parse `"3/10"`, `"0.25"`, `"-4"`; undefined when the text is not an exact rational. */
+/** Parse `"3/10"`, `"0.25"`, `"-4"`, `"-1/2"`; undefined when the text is not an exact rational. */
 export function parseRational(text: string): Rational | undefined {
-  const t = text.trim();
-  if (!/^-?\d+(\.\d+)?(\/\d+)?$/.test(t)) return undefined;
-  if (t.includes('/')) {
-    const [a, b] = t.split('/') as [string, string];
-    const num = parseRational(a);
-    const den = BigInt(b);
-    if (num === undefined || den === 0n) return undefined;
-    return div(num, rat(den));
-  }
-  return new Fraction(t);
+  const m = /^(-?)(\d+)(?:\.(\d+))?(?:\/(\d+))?$/.exec(text.trim());
+  if (!m) return undefined;
+  const [, sign, int, frac = '', den = '1'] = m;
+  const d = BigInt(den) * 10n ** BigInt(frac.length);
+  if (d === 0n) return undefined;
+  const n = BigInt(int! + frac);
+  return Rational.of(sign === '-' ? -n : n, d);
 }
 
-export function add(a: Rational, b: Rational): Rational { return a.add(b); }
-export function sub(a: Rational, b: Rational): Rational { return a.sub(b); }
-export function mul(a: Rational, b: Rational): Rational { return a.mul(b); }
-/** Division; the caller must ensure `b` is non-zero. */
-export function div(a: Rational, b: Rational): Rational { return a.div(b); }
-export function neg(a: Rational): Rational { return a.neg(); }
+export function add(a: Rational, b: Rational): Rational {
+  return a.den === b.den ? Rational.of(a.num + b.num, a.den) : Rational.of(a.num * b.den + b.num * a.den, a.den * b.den);
+}
+export function sub(a: Rational, b: Rational): Rational { return add(a, neg(b)); }
+export function mul(a: Rational, b: Rational): Rational {
+  if (a.den === 1n && b.den === 1n) return Rational.of(a.num * b.num, 1n);
+  return Rational.of(a.num * b.num, a.den * b.den);
+}
+/** Division; throws on a zero divisor (callers check first: division by zero is a stuck run, not a crash). */
+export function div(a: Rational, b: Rational): Rational { return Rational.of(a.num * b.den, a.den * b.num); }
+export function neg(a: Rational): Rational { return Rational.of(-a.num, a.den); }
 /** -1, 0, 1 */
-export function cmp(a: Rational, b: Rational): number { return Number(a.compare(b)); }
-export function eq(a: Rational, b: Rational): boolean { return a.equals(b); }
+export function cmp(a: Rational, b: Rational): number {
+  const l = a.num * b.den, r = b.num * a.den;
+  return l < r ? -1 : l > r ? 1 : 0;
+}
+export function eq(a: Rational, b: Rational): boolean { return a.num === b.num && a.den === b.den; }
 export function lt(a: Rational, b: Rational): boolean { return cmp(a, b) < 0; }
 export function le(a: Rational, b: Rational): boolean { return cmp(a, b) <= 0; }
-export function isZero(a: Rational): boolean { return a.n === 0n; }
-export function isInteger(a: Rational): boolean { return a.d === 1n; }
+export function isZero(a: Rational): boolean { return a.num === 0n; }
+export function isInteger(a: Rational): boolean { return a.den === 1n; }
 export function max(a: Rational, b: Rational): Rational { return le(a, b) ? b : a; }
 export function min(a: Rational, b: Rational): Rational { return le(a, b) ? a : b; }
-/** Euclidean-style remainder with the sign of the divisor's magnitude rule of JS `%` (sign of dividend). */
-export function mod(a: Rational, b: Rational): Rational { return a.mod(b); }
-export function numerator(a: Rational): bigint { return a.s * a.n; }
-export function denominator(a: Rational): bigint { return a.d; }
+/** Remainder with the sign of the dividend (JavaScript's `%`, as mathjs's `Fraction.mod`): `a - b·trunc(a/b)`. */
+export function mod(a: Rational, b: Rational): Rational {
+  const q = (a.num * b.den) / (a.den * b.num); // BigInt division truncates towards zero
+  return sub(a, mul(b, Rational.of(q, 1n)));
+}
+/** Numerator with sign. */
+export function numerator(a: Rational): bigint { return a.num; }
+/** Positive denominator. */
+export function denominator(a: Rational): bigint { return a.den; }
 
 /** Canonical text: `p/q` or `p` (integers). Used as a key and in messages. */
 export function show(a: Rational): string {
-  const n = numerator(a);
-  return a.d === 1n ? n.toString() : `${n}/${a.d}`;
+  return a.den === 1n ? a.num.toString() : `${a.num}/${a.den}`;
 }
 
 /** Decimal rendering for humans only (never fed back into the semantics). */
 export function toDecimal(a: Rational, digits = 6): string {
-  const sign = a.s < 0n && a.n !== 0n ? '-' : '';
+  const neg = a.num < 0n;
   const scale = 10n ** BigInt(digits);
-  const scaled = (a.n * scale * 2n + a.d) / (2n * a.d); // round half up
+  const mag = neg ? -a.num : a.num;
+  const scaled = (mag * scale * 2n + a.den) / (2n * a.den); // round half up
+  const sign = neg && scaled !== 0n ? '-' : '';
   const int = scaled / scale;
   const frac = (scaled % scale).toString().padStart(digits, '0');
   return digits === 0 ? `${sign}${int}` : `${sign}${int}.${frac}`;
@@ -71,5 +106,5 @@ export function toDecimal(a: Rational, digits = 6): string {
 
 /** Float approximation, for display and statistics only. */
 export function toNumber(a: Rational): number {
-  return a.valueOf();
+  return Number(a.num) / Number(a.den);
 }

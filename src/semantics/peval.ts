@@ -4,6 +4,7 @@
  * It shares only the spec's helpers (substitution, labels), the lattice and the model.
  */
 import type { Expr, Field, PlainValue, Value } from '../syntax/ast.ts';
+import * as Q from '../distributions/rational.ts';
 import type { Lattice } from '../lattice/lattice.ts';
 import { pairOf, integrityOf, confidentialityOf } from '../lattice/lattice.ts';
 import { deepLabel, stripLabels, subst, wrapValues } from '../syntax/helpers.ts';
@@ -137,8 +138,8 @@ export function peval<L>(
         const a = run(pc, e.target, k1);
         const i = run(pc, e.index, k1);
         if (a.body.kind !== 'array') return stuck('indexing a non-array');
-        if (i.body.kind !== 'num' || i.body.value.d !== 1n) return stuck('index is not an integer');
-        const n = Number(i.body.value.s * i.body.value.n);
+        if (i.body.kind !== 'num' || !Q.isInteger(i.body.value)) return stuck('index is not an integer');
+        const n = Number(Q.numerator(i.body.value));
         const x = a.body.elems[n];
         if (n < 0 || x === undefined) return stuck('index out of bounds');
         return val(lat.join(lat.join(a.label, i.label), x.label), x.body);

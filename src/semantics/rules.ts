@@ -6,6 +6,7 @@
  * failure outcome through `ev.then`; a side condition that fails is `ev.stuck(rule, reason)`.
  */
 import type { Expr, Field, Value } from '../syntax/ast.ts';
+import * as Q from '../distributions/rational.ts';
 import type { Ev } from './ev.ts';
 import type { Conv, ODist } from './odist.ts';
 import type { RuleTable, Semantics } from './rules-types.ts';
@@ -234,8 +235,8 @@ export function ruleArrayIndex<L>(ev: Ev<L>, pc: L, conv: Conv<L>, e: Expr<L> & 
 
 /** `i` as an array position when it is an integer in `[0, length)`. */
 export function arrayPosition(i: Expr<unknown>, length: number): number | undefined {
-  if (i.kind !== 'num' || i.value.d !== 1n) return undefined;
-  const n = i.value.s * i.value.n;
+  if (i.kind !== 'num' || !Q.isInteger(i.value)) return undefined;
+  const n = Q.numerator(i.value);
   return n >= 0n && n < BigInt(length) ? Number(n) : undefined;
 }
 
