@@ -77,13 +77,22 @@ export function registerCheck(program: Command, result: CommandResult): void {
     });
 }
 
+/** Non-vacuity numbers for the table: all of them when few, else the smallest (the binding one). */
+function showStats(stats: Readonly<Record<string, number>>): string {
+  const es = Object.entries(stats);
+  const pct = (v: number): string => `${(v * 100).toFixed(0)}%`;
+  if (es.length <= 3) return es.map(([k, v]) => `${k} ${pct(v)}`).join(', ');
+  const [k, v] = es.reduce((a, b) => (b[1] < a[1] ? b : a));
+  return `${es.length} counters, lowest ${k} ${pct(v)}`;
+}
+
 /** The verdict table plus the details of every failure. */
 export function renderVerdicts(results: readonly JobResult[], seed: number, variant?: string): string {
   const status = (r: JobResult): string =>
     r.status === 'holds' ? pc.green('holds') : r.status === 'fails' ? pc.red('FAILS') : r.status === 'vacuous' ? pc.yellow('VACUOUS') : pc.red('ERROR');
   const rows = results.map((r) => [
     r.job.suite, r.job.lattice === '-' ? '' : r.job.lattice, String(r.runs), `${(r.timeMs / 1000).toFixed(1)}s`, status(r), String(r.job.seed),
-    Object.entries(r.stats).map(([k, v]) => `${k} ${(v * 100).toFixed(0)}%`).join(', '),
+    showStats(r.stats),
   ]);
   const out = [`${variant ? `variant ${variant}` : 'reference semantics'}, seed ${seed}`, renderTable(['suite', 'lattice', 'runs', 'time', 'result', 'seed', 'non-vacuity'], rows)];
   for (const r of results) {
