@@ -8,8 +8,8 @@ import { UserError } from '../util/absurd.ts';
 import { StackLimitError } from '../semantics/ev.ts';
 import { registerRun } from './cmd-run.ts';
 import { registerCheck } from './cmd-check.ts';
-// import { registerHunt } from './cmd-hunt.ts';
-// import { registerPpmf } from './cmd-ppmf.ts';
+import { registerHunt } from './cmd-hunt.ts';
+import { registerPpmf } from './cmd-ppmf.ts';
 
 /** The exit code a command asks for (commands set it; 0 when unset). */
 export interface CommandResult { exitCode: number }
@@ -24,8 +24,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     .exitOverride();
   registerCheck(program, result);
   registerRun(program, result);
-  // registerHunt(program, result);
-  // registerPpmf(program);
+  registerHunt(program, result);
+  registerPpmf(program);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return result.exitCode;

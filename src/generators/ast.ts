@@ -123,6 +123,8 @@ export function exprArb<L>(lat: Lattice<L>, opts: ExprArbOptions = {}): fc.Arbit
       fc.tuple(labelExpr, e).map(([l, b]) => A.endorse(l, b)),
       fc.tuple(primNameArb(), e).map(([p, a]) => A.prim(p, a)),
       fields(e).map((fs) => A.record(fs)),
+      // Records may repeat a field name (the first one wins at run time): make that common.
+      fc.tuple(fieldNameArb(), e, e).map(([n, a, b]) => A.record([{ name: n, expr: a }, { name: n, expr: b }])),
       fc.array(e, { maxLength: 3 }).map((xs) => A.array(xs)),
       fc.tuple(e, fieldNameArb()).map(([t, s]) => A.field(t, s)),
       fc.tuple(e, e).map(([t, i]) => A.index(t, i)),

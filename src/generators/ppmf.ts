@@ -15,8 +15,8 @@ import { rat } from '../distributions/rational.ts';
 import { absurd } from '../util/absurd.ts';
 import type { ToolCall } from '../ppmf/binding.ts';
 import { callTargets } from '../ppmf/binding.ts';
-import type { ConfirmationEvent } from '../ppmf/confirmations.ts';
-import { logOf } from '../ppmf/confirmations.ts';
+import type { ConfirmationEvent, ConfirmationLog } from '../ppmf/confirmations.ts';
+import { appendConfirmation, logOf } from '../ppmf/confirmations.ts';
 import type { Channel, Risk, TargetKind } from '../ppmf/policy.ts';
 import { RISKS, TOOLS } from '../ppmf/policy.ts';
 import type { Gist, Observation } from '../ppmf/records.ts';
@@ -912,7 +912,8 @@ export interface DecoySpec {
  */
 export function decoysFor(sc: Scenario, spec: DecoySpec): readonly PriorMemory[] {
   const kind = callTargets(sc.call, sc.aliases)[0]?.kind ?? 'url';
-  const q = sc.query.split(/\s+/).filter((w) => w.length >= 3);
+  // Decoys share the request's words but never a platform alias: an alias would make them name the target.
+  const q = sc.query.split(/\s+/).filter((w) => w.length >= 3 && !sc.aliases.has(w.toLowerCase()));
   const out: PriorMemory[] = [];
   for (let j = 1; j <= Math.min(20, spec.count); j++) {
     const share = q.slice(0, 1 + (j % Math.max(1, q.length))).join(' ');
@@ -973,6 +974,8 @@ export interface ScenarioKnobs {
   readonly cite: 'none' | 'consolidated' | 'prior' | 'missing';
   /** Downgrade the call to navigation (NAV) when its target is a URL or workflow, where user history suffices. */
   readonly nav: boolean;
+  /** Extra confirmation events already in the log (any principal, target, risk, scope). */
+  readonly noise: readonly ConfirmationEvent[];
 }
 
 /** The NAV tool on the same kind of target, if there is one. */
@@ -1013,8 +1016,26 @@ function applyKnobs(templates: readonly Template[], k: ScenarioKnobs): Scenario 
     k.cite === 'none' ? undefined : k.cite === 'consolidated' ? ['mem-A'] : k.cite === 'prior' ? [base.priors[0]?.id ?? 'mem-A'] : ['mem-old'];
   const planned = t.kind === 'attack' && k.nav ? navigate(base.call, base.aliases) : base.call;
   const call = cites === undefined ? planned : { ...planned, cites };
-  return { ...base, sources, context, call };
+  const log = k.noise.reduce(appendConfirmation, base.log);
+  return { ...base, sources, context, call, log };
 }
+
+/** Targets the confirmation-log arbitrary draws from: every template's call targets (case 0). */
+const EVENT_TARGETS: readonly Target[] = FAMILIES.flatMap((f) => templatesOf(f)).flatMap((t) => {
+  const b = t.build(0);
+  return callTargets(b.call, b.aliases ?? NO_ALIASES).flatMap((c) => (c.target === undefined ? [] : [c.target]));
+});
+
+/** Arbitrary confirmation events: any principal, a known target, any risk, a known scope. */
+export const arbConfirmationEvent: fc.Arbitrary<ConfirmationEvent> = fc.record({
+  principal: fc.constantFrom(PRINCIPAL, 'bob'),
+  target: fc.constantFrom(...EVENT_TARGETS),
+  risk: fc.constantFrom(...RISKS),
+  scope: fc.constantFrom('banking', 'devices', 'shopping', 'files', 'work', 'finance', 'devops'),
+});
+
+/** Arbitrary confirmation logs (0–5 events, appended in order). */
+export const arbConfirmationLog: fc.Arbitrary<ConfirmationLog> = fc.array(arbConfirmationEvent, { maxLength: 5 }).map(logOf);
 
 function arbKnobs(templates: readonly Template[]): fc.Arbitrary<ScenarioKnobs> {
   return fc.record({
@@ -1030,6 +1051,7 @@ function arbKnobs(templates: readonly Template[]): fc.Arbitrary<ScenarioKnobs> {
       { arbitrary: fc.constantFrom<ScenarioKnobs['cite']>('consolidated', 'prior', 'missing'), weight: 2 },
     ),
     nav: fc.boolean(),
+    noise: fc.array(arbConfirmationEvent, { maxLength: 3 }),
   });
 }
 

@@ -9,6 +9,7 @@ import type { Lattice } from '../lattice/lattice.ts';
 import { pairOf, integrityOf, confidentialityOf } from '../lattice/lattice.ts';
 import { deepLabel, stripLabels, subst, wrapValues } from '../syntax/helpers.ts';
 import { absurd } from '../util/absurd.ts';
+import { showPlain } from './serialise.ts';
 import type { Conversation } from './config.ts';
 import type { PModel } from './model.ts';
 import { loadPrelude, parseResponse, type Prelude } from './prelude.ts';
@@ -44,7 +45,7 @@ export function peval<L>(
   const decode = (v: Value<L>): { n: L; l: L } => {
     const n = deepLabel(lat, v);
     const l = lat.toLabel(stripLabels(v) as PlainValue);
-    if (l === undefined) return stuck(`not a label: ${JSON.stringify(stripLabels(v))}`);
+    if (l === undefined) return stuck(`not a label: ${showPlain(stripLabels(v) as PlainValue)}`);
     return { n, l };
   };
 
