@@ -13,6 +13,8 @@ import { variantSemantics } from '../variants/variant.ts';
 import { SKIPPING } from '../skipping/skipping.ts';
 import { UserError } from '../util/absurd.ts';
 import type { Profile } from '../generators/programs.ts';
+import { PPMF_SUITES } from '../../properties/ppmf-suites.ts';
+import { PPMF } from '../ppmf/systems.ts';
 
 export interface Job {
   readonly suite: string;
@@ -62,6 +64,8 @@ function toResult(job: Job, v: Verdict<unknown>): JobResult {
 export async function runJob(job: Job): Promise<JobResult> {
   const opts = { runs: job.runs, seed: job.seed, ...(job.path ? { path: job.path } : {}), ...(job.timeoutMs ? { timeoutMs: job.timeoutMs } : {}) };
   if (job.suite === 'distributions') return toResult(job, checkDistributions(opts) as Verdict<unknown>);
+  const ppmfSuite = PPMF_SUITES.find((s) => s.name === job.suite);
+  if (ppmfSuite) return toResult(job, runSuite(ppmfSuite, { system: PPMF }, opts) as Verdict<unknown>);
   const lat = await resolveLattice(job.lattice);
   if (job.suite === 'lattice-laws') return toResult(job, checkLattice(lat, opts) as Verdict<unknown>);
   const suite = llmbdaSuiteByName(job.suite);

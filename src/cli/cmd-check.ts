@@ -8,6 +8,7 @@ import cliProgress from 'cli-progress';
 import pc from 'picocolors';
 import { SHIPPED_LATTICES, resolveLattice } from '../lattice/registry.ts';
 import { LLMBDA_SUITES } from '../../properties/index.ts';
+import { PPMF_SUITES } from '../../properties/ppmf-suites.ts';
 import { runJobs } from '../check/pool.ts';
 import type { Job, JobResult } from '../check/jobs.ts';
 import { UserError } from '../util/absurd.ts';
@@ -34,7 +35,7 @@ export function registerCheck(program: Command, result: CommandResult): void {
     .description('run the property suites (theorems, lemmas, lattice laws) and print a verdict table')
     .option('--runs <n>', 'generated cases per (suite, lattice)', positiveInt('--runs'), 2000)
     .option('--seed <s>', 'seed (default: random; printed for replay)', integer('--seed'))
-    .option('--suite <name>', `only this suite (repeatable): ${[...LLMBDA_SUITES.map((s) => s.name), 'lattice-laws', 'distributions'].join(', ')}`, collect)
+    .option('--suite <name>', `only this suite (repeatable): ${[...LLMBDA_SUITES.map((s) => s.name), 'lattice-laws', 'distributions', ...PPMF_SUITES.map((s) => s.name)].join(', ')}`, collect)
     .option('--lattice <name|file.ts>', 'only this lattice (repeatable): a shipped name or a user lattice file', collect)
     .option('--variant <name|file.ts>', 'check a variant semantics instead of the reference')
     .option('--workers <n>', 'worker threads (default: one per core)', positiveInt('--workers'))
@@ -46,7 +47,7 @@ export function registerCheck(program: Command, result: CommandResult): void {
       const userLattices = lattices.filter((l) => /\.(ts|js|mts|mjs)$/.test(l));
       // Validate lattices up front, in this thread, so a bad file fails with one clear message.
       for (const l of lattices) await resolveLattice(l);
-      const known = new Set([...LLMBDA_SUITES.map((s) => s.name), 'lattice-laws', 'distributions']);
+      const known = new Set([...LLMBDA_SUITES.map((s) => s.name), 'lattice-laws', 'distributions', ...PPMF_SUITES.map((s) => s.name)]);
       for (const s of opts.suite ?? []) if (!known.has(s)) throw new UserError(`unknown suite ${JSON.stringify(s)}; suites are ${[...known].join(', ')}`);
       const wanted = (s: string): boolean => !opts.suite || opts.suite.includes(s);
       const jobs: Job[] = [];
@@ -54,6 +55,8 @@ export function registerCheck(program: Command, result: CommandResult): void {
       for (const l of lattices) if (wanted('lattice-laws') && (!opts.variant || opts.suite)) jobs.push({ ...base, suite: 'lattice-laws', lattice: l });
       if (wanted('distributions') && userLattices.length === 0 && !opts.variant) jobs.push({ ...base, suite: 'distributions', lattice: '-' });
       for (const s of LLMBDA_SUITES) if (wanted(s.name)) for (const l of lattices) jobs.push({ ...base, suite: s.name, lattice: l });
+      // The memory firewall's suites run once, on the PPMF system (not per lattice), in the default check.
+      if (userLattices.length === 0 && !opts.variant) for (const s of PPMF_SUITES) if (wanted(s.name) && (opts.suite || !opts.lattice)) jobs.push({ ...base, suite: s.name, lattice: '-' });
       const tty = process.stderr.isTTY && opts.progress && !opts.json;
       const bar = tty ? new cliProgress.SingleBar({ format: 'checking [{bar}] {value}/{total} {last}', hideCursor: true }, cliProgress.Presets.shades_classic) : undefined;
       bar?.start(jobs.length, 0, { last: '' });
@@ -91,7 +94,7 @@ export function renderVerdicts(results: readonly JobResult[], seed: number, vari
   const status = (r: JobResult): string =>
     r.status === 'holds' ? pc.green('holds') : r.status === 'fails' ? pc.red('FAILS') : r.status === 'vacuous' ? pc.yellow('VACUOUS') : pc.red('ERROR');
   const rows = results.map((r) => [
-    r.job.suite, r.job.lattice === '-' ? '' : r.job.lattice, String(r.runs), `${(r.timeMs / 1000).toFixed(1)}s`, status(r), String(r.job.seed),
+    r.job.suite, r.job.lattice === '-' ? (r.job.suite.startsWith('ppmf') ? 'system ppmf' : '') : r.job.lattice, String(r.runs), `${(r.timeMs / 1000).toFixed(1)}s`, status(r), String(r.job.seed),
     showStats(r.stats),
   ]);
   const out = [`${variant ? `variant ${variant}` : 'reference semantics'}, seed ${seed}`, renderTable(['suite', 'lattice', 'runs', 'time', 'result', 'seed', 'non-vacuity'], rows)];
