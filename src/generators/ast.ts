@@ -1,5 +1,5 @@
 /**
- * A plain fast-check arbitrary of core ASTs over every construct, for the syntax round-trip
+ * A fast-check arbitrary of core ASTs over every construct, for the syntax round-trip
  * property (properties/syntax.ts). It aims at the printer's hard cases, not at well-formed or
  * well-scoped programs (the program generators live elsewhere): negative and non-decimal
  * rationals, strings full of quotes, braces, backslashes and control characters, keyword and
@@ -7,12 +7,12 @@
  * form so that `prettyPrint`'s re-sugaring is exercised.
  */
 import fc from 'fast-check';
-import { rat, type Rational } from '../distributions/rational.ts';
+import { isZero, rat, type Rational } from '../distributions/rational.ts';
 import type { Lattice } from '../lattice/lattice.ts';
 import * as A from '../syntax/ast.ts';
 import type { BareValue, Expr, Value } from '../syntax/ast.ts';
 import {
-  ask, BINOPS, binop, ifThenElse, interpolate, letIn, logicalAnd, logicalNot, logicalOr, notEqual, recordUpdate, shapeOf, toStr,
+  ask, BINOPS, binop, children, withChildren, ifThenElse, interpolate, letIn, logicalAnd, logicalNot, logicalOr, notEqual, recordUpdate, shapeOf, toStr,
 } from '../syntax/helpers.ts';
 import { isIdentifier } from '../syntax/lexer.ts';
 
@@ -20,6 +20,50 @@ import { isIdentifier } from '../syntax/lexer.ts';
 export interface ExprArbOptions {
   /** Maximum nesting of generated constructors (default 5). */
   readonly maxDepth?: number;
+}
+
+/**
+ * Context-free shrinking of an AST, smallest candidates first: each immediate subterm in place of
+ * the whole, then the term with one child shrunk (recursively), then a simpler leaf. Lazy, so
+ * the search stops at the first candidate that still fails.
+ */
+export function* shrinkExpr<L>(e: Expr<L>): Generator<Expr<L>> {
+  const kids = children(e);
+  yield* kids;
+  for (let i = 0; i < kids.length; i++) {
+    for (const smaller of shrinkExpr(kids[i] as Expr<L>)) {
+      const next = kids.slice();
+      next[i] = smaller;
+      yield withChildren(e, next);
+    }
+  }
+  if (e.kind === 'str' && e.value !== '') yield A.str('');
+  if (e.kind === 'num' && !isZero(e.value)) yield A.num(rat(0));
+  if (e.kind === 'var' && e.name !== 'x') yield A.v('x');
+}
+
+/**
+ * Wraps an AST arbitrary so that shrinking tries `shrinkExpr`'s candidates before the wrapped
+ * arbitrary's own shrinks. fast-check's `oneof` cannot replace a node by one of its children, so
+ * without this a failing subterm stays buried in whatever context it was generated in.
+ */
+export class SubtermShrinking<L> extends fc.Arbitrary<Expr<L>> {
+  constructor(private readonly inner: fc.Arbitrary<Expr<L>>) {
+    super();
+  }
+
+  generate(mrng: fc.Random, biasFactor: number | undefined): fc.Value<Expr<L>> {
+    return this.inner.generate(mrng, biasFactor);
+  }
+
+  canShrinkWithoutContext(value: unknown): value is Expr<L> {
+    return typeof value === 'object' && value !== null && 'kind' in value;
+  }
+
+  shrink(value: Expr<L>, context: unknown): fc.Stream<fc.Value<Expr<L>>> {
+    const generic = new fc.Stream(shrinkExpr(value)).map((c) => new fc.Value(c, undefined));
+    return context === undefined ? generic : generic.join(this.inner.shrink(value, context));
+  }
 }
 
 /** Identifiers: a few common names (so binders and uses meet) and random valid ones. */
@@ -81,9 +125,13 @@ export function latticeLabelArb<L>(lat: Lattice<L>): fc.Arbitrary<L> {
 
 /**
  * ASTs over every constructor of the core grammar and every derived-form shape, with values
- * (`l:v`) among them. Not scoped or typed: for syntax properties only.
+ * (`l:v`) among them. Not scoped or typed: for syntax properties only. Shrinks towards subterms.
  */
 export function exprArb<L>(lat: Lattice<L>, opts: ExprArbOptions = {}): fc.Arbitrary<Expr<L>> {
+  return new SubtermShrinking(plainExprArb(lat, opts));
+}
+
+function plainExprArb<L>(lat: Lattice<L>, opts: ExprArbOptions): fc.Arbitrary<Expr<L>> {
   const maxDepth = opts.maxDepth ?? 5;
   const label = latticeLabelArb(lat);
   const ident = identifierArb();

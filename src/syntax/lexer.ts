@@ -14,7 +14,7 @@ export const KEYWORDS: ReadonlySet<string> = new Set([
   'send', 'recv', 'fork', 'clear', 'assert', 'endorse', 'prim', 'str', 'shape',
 ]);
 
-/** Punctuation and operators, longest first (the lexer tries them in this order). */
+/** Punctuation and operators (read by `punctuationAt`, two-character ones first). */
 export const PUNCTUATION = [
   ':=', '==', '!=', '<=', '>=', '&&', '||',
   '(', ')', '[', ']', '{', '}', ',', ':', '.', '?', '@', '\\', '=',
@@ -59,7 +59,7 @@ const DOUBLE_ESCAPES: Readonly<Record<string, string>> = {
   '"': '"', '\\': '\\', n: '\n', t: '\t', r: '\r', '{': '{', '}': '}',
 };
 
-/** Is `name` a valid identifier (not a keyword)? The printer prints such names bare. */
+/** Is `name` usable as a variable name (an identifier that is not a keyword)? */
 export function isIdentifier(name: string): boolean {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !KEYWORDS.has(name);
 }

@@ -268,7 +268,7 @@ class Parser<L> {
     let body: Expr<L> | undefined;
     while (body === undefined && this.isKeyword('let')) {
       const d = this.topLevelLet();
-      if (d.body !== undefined) body = A.app(A.lam(d.name, d.body), d.expr);
+      if (d.body !== undefined) body = letIn(d.name, d.expr, d.body);
       else defs.push(d);
     }
     if (body === undefined) {
@@ -284,9 +284,10 @@ class Parser<L> {
       body = this.expr();
     }
     this.expectEnd();
+    // Each definition scopes over the rest: `let x = e` then R is (λx. R) e.
     for (let i = defs.length - 1; i >= 0; i--) {
       const d = defs[i] as { name: string; expr: Expr<L> };
-      body = A.app(A.lam(d.name, body), d.expr);
+      body = letIn(d.name, d.expr, body);
     }
     return body;
   }
@@ -480,12 +481,14 @@ class Parser<L> {
         const body = this.argument(`${t.text} LABEL EXPR`);
         return t.text === 'assert' ? A.assert(label, body) : A.endorse(label, body);
       }
-      default: {
+      case 'prim': {
         const n = this.peek();
         if (n.kind !== 'str') throw this.fail(n, `expected the primitive's name as a plain string literal after 'prim', found ${this.describe(n)}`);
         this.next();
         return A.prim(n.value, this.argument('prim "name" e'));
       }
+      default:
+        throw new Error(`internal error: '${t.text}' is not in HEADS`);
     }
   }
 
