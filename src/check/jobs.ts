@@ -15,6 +15,8 @@ import { UserError } from '../util/absurd.ts';
 import type { Profile } from '../generators/programs.ts';
 import { PPMF_SUITES } from '../../properties/ppmf-suites.ts';
 import { PPMF } from '../ppmf/systems.ts';
+import { PPMF_BRIDGE_SUITES } from '../../properties/ppmf-bridge-suites.ts';
+import { bridgeCtx, bridgeVariantCtx } from '../bridge/check.ts';
 
 export interface Job {
   readonly suite: string;
@@ -66,6 +68,11 @@ export async function runJob(job: Job): Promise<JobResult> {
   if (job.suite === 'distributions') return toResult(job, checkDistributions(opts) as Verdict<unknown>);
   const ppmfSuite = PPMF_SUITES.find((s) => s.name === job.suite);
   if (ppmfSuite) return toResult(job, runSuite(ppmfSuite, { system: PPMF }, opts) as Verdict<unknown>);
+  const bridgeSuite = PPMF_BRIDGE_SUITES.find((s) => s.name === job.suite);
+  if (bridgeSuite) {
+    const v = job.variant ? await resolveVariant(job.variant) : undefined;
+    return toResult(job, runSuite(bridgeSuite, v ? bridgeVariantCtx(v) : bridgeCtx(), opts) as Verdict<unknown>);
+  }
   const lat = await resolveLattice(job.lattice);
   if (job.suite === 'lattice-laws') return toResult(job, checkLattice(lat, opts) as Verdict<unknown>);
   const suite = llmbdaSuiteByName(job.suite);

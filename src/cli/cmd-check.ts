@@ -9,6 +9,7 @@ import pc from 'picocolors';
 import { SHIPPED_LATTICES, resolveLattice } from '../lattice/registry.ts';
 import { LLMBDA_SUITES } from '../../properties/index.ts';
 import { PPMF_SUITES } from '../../properties/ppmf-suites.ts';
+import { PPMF_BRIDGE_SUITES } from '../../properties/ppmf-bridge-suites.ts';
 import { runJobs } from '../check/pool.ts';
 import type { Job, JobResult } from '../check/jobs.ts';
 import { UserError } from '../util/absurd.ts';
@@ -35,7 +36,7 @@ export function registerCheck(program: Command, result: CommandResult): void {
     .description('run the property suites (theorems, lemmas, lattice laws) and print a verdict table')
     .option('--runs <n>', 'generated cases per (suite, lattice)', positiveInt('--runs'), 2000)
     .option('--seed <s>', 'seed (default: random; printed for replay)', integer('--seed'))
-    .option('--suite <name>', `only this suite (repeatable): ${[...LLMBDA_SUITES.map((s) => s.name), 'lattice-laws', 'distributions', ...PPMF_SUITES.map((s) => s.name)].join(', ')}`, collect)
+    .option('--suite <name>', `only this suite (repeatable): ${[...LLMBDA_SUITES.map((s) => s.name), 'lattice-laws', 'distributions', ...PPMF_SUITES.map((s) => s.name), ...PPMF_BRIDGE_SUITES.map((s) => s.name)].join(', ')}`, collect)
     .option('--lattice <name|file.ts>', 'only this lattice (repeatable): a shipped name or a user lattice file', collect)
     .option('--variant <name|file.ts>', 'check a variant semantics instead of the reference')
     .option('--workers <n>', 'worker threads (default: one per core)', positiveInt('--workers'))
@@ -47,7 +48,7 @@ export function registerCheck(program: Command, result: CommandResult): void {
       const userLattices = lattices.filter((l) => /\.(ts|js|mts|mjs)$/.test(l));
       // Validate lattices up front, in this thread, so a bad file fails with one clear message.
       for (const l of lattices) await resolveLattice(l);
-      const known = new Set([...LLMBDA_SUITES.map((s) => s.name), 'lattice-laws', 'distributions', ...PPMF_SUITES.map((s) => s.name)]);
+      const known = new Set([...LLMBDA_SUITES.map((s) => s.name), 'lattice-laws', 'distributions', ...PPMF_SUITES.map((s) => s.name), ...PPMF_BRIDGE_SUITES.map((s) => s.name)]);
       for (const s of opts.suite ?? []) if (!known.has(s)) throw new UserError(`unknown suite ${JSON.stringify(s)}; suites are ${[...known].join(', ')}`);
       const wanted = (s: string): boolean => !opts.suite || opts.suite.includes(s);
       const jobs: Job[] = [];
@@ -57,6 +58,14 @@ export function registerCheck(program: Command, result: CommandResult): void {
       for (const s of LLMBDA_SUITES) if (wanted(s.name)) for (const l of lattices) jobs.push({ ...base, suite: s.name, lattice: l });
       // The memory firewall's suites run once, on the PPMF system (not per lattice), in the default check.
       if (userLattices.length === 0 && !opts.variant) for (const s of PPMF_SUITES) if (wanted(s.name) && (opts.suite || !opts.lattice)) jobs.push({ ...base, suite: s.name, lattice: '-' });
+      // The bridge suites are LLMbda programs on the ppmf lattice: run them in the default check and under --variant.
+      // Their cases are whole memory pipelines (≈ 10× a theorem case), so unless named with --suite they run a
+      // quarter of --runs; the table shows the count actually run.
+      if (userLattices.length === 0) {
+        for (const s of PPMF_BRIDGE_SUITES) {
+          if (wanted(s.name) && (opts.suite || !opts.lattice)) jobs.push({ ...base, runs: opts.suite ? opts.runs : Math.ceil(opts.runs / 4), suite: s.name, lattice: 'ppmf' });
+        }
+      }
       const tty = process.stderr.isTTY && opts.progress && !opts.json;
       const bar = tty ? new cliProgress.SingleBar({ format: 'checking [{bar}] {value}/{total} {last}', hideCursor: true }, cliProgress.Presets.shades_classic) : undefined;
       bar?.start(jobs.length, 0, { last: '' });

@@ -1,0 +1,8 @@
+/**
+ * The laundering variant for `llmbda run --variant ./examples/ppmf/consolidation-trusts-writer.ts`:
+ * Recv runs the writer's response at pc instead of the conversation label, so a consolidated memory
+ * carries whatever label the writer claims (src/bridge/variants.ts).
+ */
+import { consolidationTrustsWriter } from '../../src/bridge/variants.ts';
+
+export default consolidationTrustsWriter;
