@@ -13,7 +13,8 @@ import { showObserved } from '../src/check/report.ts';
 
 /** Shared by the skipping suites: I-maximal observers, endorse included. */
 export function skippingPairArb(ctx: LlmbdaCtx<unknown>) {
-  return pairArb({ lat: ctx.lat, endorse: true, iMaximalOnly: true, profile: ctx.profile, ...(ctx.maxDepth ? { maxDepth: ctx.maxDepth } : {}) });
+  // Sub-distribution models make a restored Recv sampling visible (mass the skip would not lose).
+  return pairArb({ lat: ctx.lat, endorse: true, iMaximalOnly: true, subModels: 'mixed', profile: ctx.profile, ...(ctx.maxDepth ? { maxDepth: ctx.maxDepth } : {}) });
 }
 
 export const stripping: PropertySuite<PairCase<unknown>, LlmbdaCtx<unknown>> = {

@@ -15,7 +15,10 @@ const MESSAGES = ['hello', 'secret', '1', '0', 'send "x"', 'clear'] as const;
 
 /** A generated conversation pair: shared when low, independent contents when high (`lc ⋢ m`). */
 export interface ConvPair<L> {
+  /** The label of run 0's conversation (and of run 1's, unless `label1` is given). */
   readonly label: L;
+  /** Run 1's label when it differs: only when both are high (`⋢ m`), which `∼m` allows. */
+  readonly label1?: L;
   readonly messages0: readonly string[];
   readonly messages1: readonly string[];
 }
@@ -38,7 +41,8 @@ export interface PairGenOptions<L> {
   readonly iMaximalOnly?: boolean;
   readonly profile?: Profile;
   readonly deterministicModels?: boolean;
-  readonly subModels?: boolean;
+  /** Sub-distribution models: always, never (default), or `mixed` (half of the cases). */
+  readonly subModels?: boolean | 'mixed';
   readonly maxDepth?: number;
   readonly fuel?: { readonly min: number; readonly max: number };
 }
@@ -50,7 +54,7 @@ export function programOf<L>(c: PairCase<L>, side: Side): Expr<L> {
 
 /** The starting conversation of one side. */
 export function conversationOf<L>(c: PairCase<L>, side: Side): Conversation<L> {
-  return { label: c.conv.label, messages: side === 0 ? c.conv.messages0 : c.conv.messages1 };
+  return { label: side === 0 ? c.conv.label : (c.conv.label1 ?? c.conv.label), messages: side === 0 ? c.conv.messages0 : c.conv.messages1 };
 }
 
 /** High conversations get different contents on the two sides (identical ones would test nothing). */
@@ -75,16 +79,25 @@ export function pairArb<L>(o: PairGenOptions<L>): fc.Arbitrary<PairCase<L>> {
   return observerArb(o).chain((obs) => {
     const below = elems.filter((l) => lat.leq(l, obs));
     const msgs = fc.array(fc.constantFrom(...MESSAGES), { maxLength: 2 });
+    const highs = elems.filter((l) => !lat.leq(l, obs));
     const convArb: fc.Arbitrary<ConvPair<L>> = fc
-      .tuple(fc.oneof({ weight: 1, arbitrary: fc.constant(lat.bottom) }, { weight: 1, arbitrary: fc.constantFrom(...elems) }), msgs, msgs)
-      .map(([label, a, b]) => ({ label, messages0: a, messages1: lat.leq(label, obs) ? a : differentMessages(a, b) }));
+      // ⊤ conversations let effects under a raised pc through the no-sensitive-upgrade checks
+      .tuple(fc.oneof({ weight: 1, arbitrary: fc.constant(lat.bottom) }, { weight: 1, arbitrary: fc.constant(lat.top) }, { weight: 1, arbitrary: fc.constantFrom(...elems) }), msgs, msgs,
+        highs.length > 0 ? fc.option(fc.constantFrom(...highs), { nil: undefined, freq: 2 }) : fc.constant(undefined))
+      .map(([label, a, b, other]) => {
+        if (lat.leq(label, obs)) return { label, messages0: a, messages1: a };
+        // high conversations: independent contents, and sometimes a different (still high) label
+        return { label, messages0: a, messages1: differentMessages(a, b), ...(other !== undefined && !lat.equals(other, label) ? { label1: other } : {}) };
+      });
     return fc.record({
       obs: fc.constant(obs),
       // pc ⊑ m almost always: a high pc makes every low effect stuck or skipped
       pc: fc.oneof({ weight: 6, arbitrary: fc.constant(lat.bottom) }, { weight: 2, arbitrary: fc.constantFrom(...below) }, { weight: 1, arbitrary: fc.constantFrom(...elems) }),
       skeleton: rawProgramArb({ lat, obs, endorse: o.endorse, ...(o.profile ? { profile: o.profile } : {}), ...(o.maxDepth ? { maxDepth: o.maxDepth } : {}) }),
       conv: convArb,
-      model: modelSpecArb({ ...(o.subModels ? { sub: true } : {}), ...(o.deterministicModels ? { deterministic: true } : {}) }),
+      model: o.subModels === 'mixed'
+        ? fc.oneof(modelSpecArb({ ...(o.deterministicModels ? { deterministic: true } : {}) }), modelSpecArb({ sub: true }))
+        : modelSpecArb({ ...(o.subModels ? { sub: true } : {}), ...(o.deterministicModels ? { deterministic: true } : {}) }),
       fuel: fc.integer(fuel),
     });
   });

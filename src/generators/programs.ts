@@ -156,6 +156,24 @@ export function rawProgramArb<L>(o: ProgramGenOptions<L>): fc.Arbitrary<Expr<L>>
           }) as Expr<L>),
       });
     }
+    if (highs.length > 0 && tuned) {
+      // an assertion whose checked value is high, with differently labelled fillings
+      branches.push({
+        weight: 2,
+        arbitrary: fc.tuple(labelLit, fc.constantFrom(...highs), labels, labels, fc.constantFrom<Expr<L>>(num(0), bool(true)), fc.boolean())
+          .map(([t, l, la, lb, x, fromConv]) => ({
+            kind: 'assert', label: t,
+            // a high value whose label differs between the runs: from a hole, or from a high conversation
+            body: fromConv ? { kind: 'recv' } : hole(l, ...differing(lat, lat.top, { kind: 'label', label: la, body: x }, { kind: 'label', label: lb, body: x })),
+          }) as Expr<L>),
+      });
+    }
+    // a conversation effect under a raised pc (the no-sensitive-upgrade checks)
+    branches.push({
+      weight: w(2),
+      arbitrary: fc.tuple(labels, fc.constantFrom<Expr<L>>({ kind: 'clear' }, { kind: 'recv' }, { kind: 'send', arg: str('x') }), e)
+        .map(([l, eff, x]) => ({ kind: 'label', label: l, body: letIn(eff, x) }) as Expr<L>),
+    });
     if (o.endorse) {
       branches.push({ weight: w(3), arbitrary: fc.tuple(labelExpr, e).map(([l, x]) => ({ kind: 'endorse', label: l, body: x }) as Expr<L>) });
     }
@@ -225,7 +243,7 @@ export function rawProgramArb<L>(o: ProgramGenOptions<L>): fc.Arbitrary<Expr<L>>
   // Tuned pairs often start by binding a secret, so that references all over the body can read it.
   const secretInput = fc.tuple(fc.constantFrom(...highs), fc.boolean(), fc.oneof(fc.boolean(), fc.constantFrom(0, 1)))
     .map(([l, a, b]) => hole(l, ...differing(lat, lat.top, bool(a), typeof b === 'boolean' ? bool(b) : num(b))));
-  return fc.oneof({ weight: 1, arbitrary: expr }, { weight: 2, arbitrary: fc.tuple(secretInput, expr).map(([s, body]) => letIn(s, body)) });
+  return fc.oneof({ withCrossShrink: true }, { weight: 1, arbitrary: expr }, { weight: 2, arbitrary: fc.tuple(secretInput, expr).map(([s, body]) => letIn(s, body)) });
 }
 
 /** Which side of a pair to resolve. */

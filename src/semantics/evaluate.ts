@@ -77,7 +77,7 @@ export function evaluate<L>(
     if (e instanceof RangeError && /call stack/i.test(e.message)) {
       throw new StackLimitError(
         `evaluation nested deeper than the JavaScript stack allows (fuel ${fuel}). ` +
-          'Lower --fuel, or raise the stack with --stack-mb N (the CLI runs evaluation in a worker with that stack size).',
+          'Raise the stack with --stack-mb N (the CLI evaluates in a worker with that stack size); a lower --fuel only turns the deep branches into out-of-fuel mass.',
       );
     }
     throw e;

@@ -10,6 +10,7 @@ import { pairOf, integrityOf, confidentialityOf } from '../lattice/lattice.ts';
 import { deepLabel, stripLabels, subst, wrapValues } from '../syntax/helpers.ts';
 import { absurd } from '../util/absurd.ts';
 import { showPlain } from './serialise.ts';
+import { StackLimitError } from './ev.ts';
 import type { Conversation } from './config.ts';
 import type { PModel } from './model.ts';
 import { loadPrelude, parseResponse, type Prelude } from './prelude.ts';
@@ -154,6 +155,9 @@ export function peval<L>(
     return { kind: 'ok', conv: c, value, next: index, trace };
   } catch (x) {
     if (x instanceof Halt) return x.kind === 'fuel' ? { kind: 'fuel', next: index, trace } : { kind: 'error', reason: x.reason, next: index, trace };
+    if (x instanceof RangeError && /call stack/i.test(x.message)) {
+      throw new StackLimitError(`peval nested deeper than the JavaScript stack allows (fuel ${fuel}); raise the stack with --stack-mb N`);
+    }
     throw x;
   }
 }

@@ -1,0 +1,156 @@
+/**
+ * The `llmbda` command end to end (spawned as a child process, as a user runs it): `run` prints the
+ * spec's tables, `--json` parses, errors point at line and column and exit 2 without a stack trace,
+ * `--sample` frequencies lie near the exact distribution, `check` exits 0 on the reference and non-zero
+ * on a broken user lattice, and a deep `fix` loop evaluates in the large-stack worker.
+ * Each invocation costs about a second of tsx startup, so there are only a handful, run concurrently.
+ */
+import { describe, it, expect } from 'vitest';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as Q from '../src/distributions/rational.ts';
+
+interface Ran { readonly code: number; readonly stdout: string; readonly stderr: string }
+
+/** At most this many CLI processes at once: one per core of the 2-core target machine (tsx startup is CPU-bound). */
+const MAX_CHILDREN = 2;
+let running = 0;
+const waiting: (() => void)[] = [];
+
+/** Run `node bin/llmbda.js …` in the repository root. */
+async function llmbda(...args: string[]): Promise<Ran> {
+  if (running >= MAX_CHILDREN) await new Promise<void>((go) => waiting.push(go));
+  running++;
+  try {
+    return await new Promise((resolve) => {
+      execFile(process.execPath, ['bin/llmbda.js', ...args], { cwd: process.cwd(), env: { ...process.env, NO_COLOR: '1' }, timeout: 90_000 }, (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
+        resolve({ code, stdout, stderr });
+      });
+    });
+  } finally {
+    running--;
+    waiting.shift()?.();
+  }
+}
+
+/** No JavaScript stack trace in what the user sees. */
+const noStackTrace = (s: string): void => expect(s).not.toMatch(/\n\s+at .+:\d+:\d+/);
+
+/** Table rows `value  conversation  probability  ≈` printed by `llmbda run` (after the header rule). */
+function tableRows(stdout: string): string[][] {
+  const lines = stdout.split('\n');
+  const rule = lines.findIndex((l) => /^-+\s+-+/.test(l));
+  const rows: string[][] = [];
+  for (const l of lines.slice(rule + 1)) {
+    if (l.startsWith('mass ') || l.trim() === '') break;
+    rows.push(l.trim().split(/\s{2,}/));
+  }
+  return rows;
+}
+
+describe.concurrent('llmbda run', () => {
+  it('examples/coins.lam --model coin:3/10 prints the four-row table of spec §8.1', async () => {
+    const r = await llmbda('run', 'examples/coins.lam', '--model', 'coin:3/10');
+    expect(r.code).toBe(0);
+    const rows = tableRows(r.stdout).map(([v, c, p]) => [v, c, p]).sort((a, b) => (a.join() < b.join() ? -1 : 1));
+    expect(rows).toEqual([
+      ['[]:0', '[]:["flip", "0", "again", "0"]', '49/100'],
+      ['[]:1', '[]:["flip", "0", "again", "1"]', '21/100'],
+      ['[]:1', '[]:["flip", "1", "again", "0"]', '21/100'],
+      ['[]:2', '[]:["flip", "1", "again", "1"]', '9/100'],
+    ]);
+    expect(r.stdout).toMatch(/^mass 1\b/m);
+  });
+
+  it('--json output parses and carries the same distribution', async () => {
+    const r = await llmbda('run', 'examples/coins.lam', '--model', 'coin:3/10', '--json');
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.stdout) as { mass: string; distribution: { value: string; probability: string; conversation: { label: string; messages: string[] } }[] };
+    expect(j.mass).toBe('1');
+    expect(j.distribution.map((d) => `${d.value} ${d.conversation.messages.join(',')} ${d.probability}`).sort()).toEqual([
+      '[]:0 flip,0,again,0 49/100', '[]:1 flip,0,again,1 21/100', '[]:1 flip,1,again,0 21/100', '[]:2 flip,1,again,1 9/100',
+    ]);
+  });
+
+  it('examples/fenton-denning.lam prints mass 0 and the Send reason', async () => {
+    const r = await llmbda('run', 'examples/fenton-denning.lam');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^mass 0\b/m);
+    expect(r.stdout).toContain('Send: pc ["S"] does not flow to conversation label []');
+  });
+
+  it('a parse error prints file:line:col and a caret, exits 2, and shows no stack trace', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'llmbda-cli-'));
+    const file = join(dir, 'bad.lam');
+    writeFileSync(file, 'let x = 1 in\nlet y = (x + in\ny\n');
+    const r = await llmbda('run', file);
+    rmSync(dir, { recursive: true, force: true });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${file}:2:14`);
+    const lines = r.stderr.split('\n');
+    const caret = lines.findIndex((l) => /^\s*\^\s*$/.test(l));
+    expect(caret).toBeGreaterThan(0);
+    // the caret sits under column 14 of the echoed source line
+    expect(lines[caret - 1]).toContain('let y = (x + in');
+    expect(lines[caret]!.indexOf('^') - lines[caret - 1]!.indexOf('let y')).toBe(13);
+    noStackTrace(r.stderr);
+  });
+
+  it('an unknown flag exits 2', async () => {
+    const r = await llmbda('run', 'examples/coins.lam', '--no-such-flag');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/unknown option/);
+    noStackTrace(r.stderr);
+  });
+
+  it('--sample 2000 --seed 1: frequencies within a Hoeffding bound (δ = 1e-9) of the exact 9/100, 21/100, 21/100, 49/100', async () => {
+    const r = await llmbda('run', 'examples/coins.lam', '--model', 'coin:3/10', '--sample', '2000', '--seed', '1', '--json');
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.stdout) as { samples: number; frequencies: { outcome: string; count: number }[] };
+    expect(j.samples).toBe(2000);
+    const exact: Record<string, number> = { '0,0': 0.49, '0,1': 0.21, '1,0': 0.21, '1,1': 0.09 };
+    // P(|freq − p| ≥ ε) ≤ 2·exp(−2Nε²) per outcome; union bound over 4 outcomes at δ = 1e-9
+    const eps = Math.sqrt(Math.log((2 * 4) / 1e-9) / (2 * 2000));
+    let total = 0;
+    for (const f of j.frequencies) {
+      const m = /"flip", "(\d)", "again", "(\d)"/.exec(f.outcome);
+      expect(m, f.outcome).not.toBeNull();
+      const p = exact[`${m![1]},${m![2]}`]!;
+      expect(Math.abs(f.count / 2000 - p)).toBeLessThan(eps);
+      total += f.count;
+    }
+    expect(total).toBe(2000);
+  });
+
+  it('a fix loop of 300 iterations (examples/fix-loop.lam) evaluates exactly in the large-stack worker', async () => {
+    const r = await llmbda('run', 'examples/fix-loop.lam', '--fuel', '5000', '--json');
+    noStackTrace(r.stderr);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.stdout) as { mass: string; distribution: { value: string; probability: string }[] };
+    expect(j.mass).toBe('1');
+    // 300 fair bits summed mod 5, by dynamic programming
+    let dist = [Q.ONE, Q.ZERO, Q.ZERO, Q.ZERO, Q.ZERO];
+    for (let i = 0; i < 300; i++) dist = dist.map((_, r) => Q.mul(Q.add(dist[r]!, dist[(r + 4) % 5]!), Q.rat(1, 2)));
+    expect(Object.fromEntries(j.distribution.map((d) => [d.value, d.probability]))).toEqual(
+      Object.fromEntries(dist.map((p, r) => [`[]:${r}`, Q.show(p)])),
+    );
+  });
+});
+
+describe.concurrent('llmbda check', () => {
+  it('check --suite tipni --lattice two-point --runs 50 exits 0', async () => {
+    const r = await llmbda('check', '--suite', 'tipni', '--lattice', 'two-point', '--runs', '50', '--seed', '1', '--no-progress');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/tipni\s+two-point\s+50\s+\S+\s+holds/);
+  });
+
+  it('check --lattice ./examples/broken-lattice.ts exits non-zero and names associativity', async () => {
+    const r = await llmbda('check', '--lattice', './examples/broken-lattice.ts', '--runs', '50', '--seed', '1', '--no-progress');
+    expect(r.code).not.toBe(0);
+    expect(r.stdout + r.stderr).toMatch(/associativ/);
+    noStackTrace(r.stdout + r.stderr);
+  });
+});
