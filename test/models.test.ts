@@ -8,8 +8,7 @@ import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import * as Q from '../src/distributions/rational.ts';
 import { entries } from '../src/distributions/subdist.ts';
-import type { BareValue, PlainValue, Value } from '../src/syntax/ast.ts';
-import type { Lattice } from '../src/lattice/lattice.ts';
+import type { PlainValue } from '../src/syntax/ast.ts';
 import { powersetUS, US } from '../src/lattice/instances.ts';
 import { parse } from '../src/syntax/parser.ts';
 import { closeProgram, loadPrelude, parseResponse } from '../src/semantics/prelude.ts';
@@ -18,8 +17,9 @@ import type { PModel, ResponseDist } from '../src/semantics/model.ts';
 import { coinModel, constModel, echoModel, randomModel, resolveModel, tableModel } from '../src/semantics/models/index.ts';
 import { serialise } from '../src/semantics/serialise.ts';
 import { STANDARD_PRIMS } from '../src/semantics/prims.ts';
-import { UserError, absurd } from '../src/util/absurd.ts';
+import { UserError } from '../src/util/absurd.ts';
 import { isDeterministicSpec, isDistSpec, modelOf, modelSpecArb } from '../src/generators/models.ts';
+import { render } from './helpers/render.ts';
 
 const lat = powersetUS;
 
@@ -27,21 +27,6 @@ const lat = powersetUS;
 const dist = (d: ResponseDist): Record<string, string> => Object.fromEntries(d.map(([r, w]) => [r, Q.show(w)]));
 const total = (d: ResponseDist): Q.Rational => d.reduce((a, [, w]) => Q.add(a, w), Q.ZERO);
 
-function render<L>(l: Lattice<L>, v: Value<L>): string {
-  return `${l.show(v.label)}:${renderBare(l, v.body)}`;
-}
-function renderBare<L>(l: Lattice<L>, b: BareValue<L>): string {
-  switch (b.kind) {
-    case 'num': return Q.show(b.value);
-    case 'str': return JSON.stringify(b.value);
-    case 'bool': return String(b.value);
-    case 'null': return 'null';
-    case 'lam': return `λ${b.param}`;
-    case 'record': return `{${b.fields.map((f) => `${f.name}: ${render(l, f.expr)}`).join(', ')}}`;
-    case 'array': return `[${b.elems.map((x) => render(l, x)).join(', ')}]`;
-    default: return absurd(b);
-  }
-}
 
 /** The value of a deterministic program under `model`. */
 function value(src: string, model: PModel = constModel('0')): string {

@@ -8,8 +8,7 @@ import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import * as Q from '../src/distributions/rational.ts';
 import { entries, equals, keyedEntries } from '../src/distributions/subdist.ts';
-import type { BareValue, Expr, Value } from '../src/syntax/ast.ts';
-import type { Lattice } from '../src/lattice/lattice.ts';
+import type { Expr } from '../src/syntax/ast.ts';
 import { powersetUS, US, type USLabel } from '../src/lattice/instances.ts';
 import { parse } from '../src/syntax/parser.ts';
 import { closeProgram, loadPrelude } from '../src/semantics/prelude.ts';
@@ -20,28 +19,13 @@ import type { PModel } from '../src/semantics/model.ts';
 import { coinModel, constModel, randomModel } from '../src/semantics/models/index.ts';
 import type { Conversation } from '../src/semantics/config.ts';
 import { makeRng, sampledOracle } from '../src/cli/sampling.ts';
-import { absurd } from '../src/util/absurd.ts';
+import { render } from './helpers/render.ts';
 
 const lat = powersetUS;
 const EMPTY: Conversation<USLabel> = { label: US.bottom, messages: [] };
 const prog = (src: string, model: PModel = constModel('0')): Expr<USLabel> =>
   closeProgram(parse(src, lat, { file: 'test' }), loadPrelude(lat, model.preludeSource));
 
-function render<L>(l: Lattice<L>, v: Value<L>): string {
-  return `${l.show(v.label)}:${renderBare(l, v.body)}`;
-}
-function renderBare<L>(l: Lattice<L>, b: BareValue<L>): string {
-  switch (b.kind) {
-    case 'num': return Q.show(b.value);
-    case 'str': return JSON.stringify(b.value);
-    case 'bool': return String(b.value);
-    case 'null': return 'null';
-    case 'lam': return `λ${b.param}`;
-    case 'record': return `{${b.fields.map((f) => `${f.name}: ${render(l, f.expr)}`).join(', ')}}`;
-    case 'array': return `[${b.elems.map((x) => render(l, x)).join(', ')}]`;
-    default: return absurd(b);
-  }
-}
 
 const always = (r: string): Oracle => () => r;
 

@@ -7,8 +7,6 @@ import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import * as Q from '../src/distributions/rational.ts';
 import { entries } from '../src/distributions/subdist.ts';
-import type { BareValue, Value } from '../src/syntax/ast.ts';
-import type { Lattice } from '../src/lattice/lattice.ts';
 import { powersetUS, US, type USLabel } from '../src/lattice/instances.ts';
 import { parse } from '../src/syntax/parser.ts';
 import { closeProgram, loadPrelude } from '../src/semantics/prelude.ts';
@@ -16,11 +14,11 @@ import { evaluate, type Evaluation } from '../src/semantics/evaluate.ts';
 import type { PModel } from '../src/semantics/model.ts';
 import { coinModel, constModel, echoModel } from '../src/semantics/models/index.ts';
 import type { Conversation } from '../src/semantics/config.ts';
-import { absurd } from '../src/util/absurd.ts';
 import { compare, indistConversation, indistExpr, observe } from '../src/observe/indist.ts';
 import { variantByName, CATALOGUE } from '../src/variants/catalogue.ts';
 import { variantSemantics } from '../src/variants/variant.ts';
 import type { Semantics } from '../src/semantics/rules-types.ts';
+import { render } from './helpers/render.ts';
 
 const lat = powersetUS;
 const EMPTY: Conversation<USLabel> = { label: US.bottom, messages: [] };
@@ -31,22 +29,6 @@ function run(src: string, model: PModel, o: { pc?: USLabel; conv?: Conversation<
   return evaluate(model, lat, o.pc ?? US.bottom, o.conv ?? EMPTY, expr, o.fuel ?? 200, o.semantics ? { semantics: o.semantics } : {});
 }
 
-/** A rendering of values independent of the printer under test: `label:bare`, labels in the spec's notation. */
-function render<L>(l: Lattice<L>, v: Value<L>): string {
-  return `${l.show(v.label)}:${renderBare(l, v.body)}`;
-}
-function renderBare<L>(l: Lattice<L>, b: BareValue<L>): string {
-  switch (b.kind) {
-    case 'num': return Q.show(b.value);
-    case 'str': return JSON.stringify(b.value);
-    case 'bool': return String(b.value);
-    case 'null': return 'null';
-    case 'lam': return `λ${b.param}`;
-    case 'record': return `{${b.fields.map((f) => `${f.name}: ${render(l, f.expr)}`).join(', ')}}`;
-    case 'array': return `[${b.elems.map((x) => render(l, x)).join(', ')}]`;
-    default: return absurd(b);
-  }
-}
 
 /** The denotation as sorted rows `[value, conversation, probability]`. */
 function table(res: Evaluation<USLabel>): string[][] {

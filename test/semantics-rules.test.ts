@@ -6,8 +6,6 @@
 import { describe, it, expect } from 'vitest';
 import * as Q from '../src/distributions/rational.ts';
 import { entries } from '../src/distributions/subdist.ts';
-import type { BareValue, Value } from '../src/syntax/ast.ts';
-import type { Lattice } from '../src/lattice/lattice.ts';
 import { powersetUS, US, type USLabel } from '../src/lattice/instances.ts';
 import { parse } from '../src/syntax/parser.ts';
 import { closeProgram, loadPrelude } from '../src/semantics/prelude.ts';
@@ -15,7 +13,7 @@ import { evaluate, type Evaluation } from '../src/semantics/evaluate.ts';
 import type { PModel } from '../src/semantics/model.ts';
 import { coinModel, constModel, tableModel } from '../src/semantics/models/index.ts';
 import type { Conversation } from '../src/semantics/config.ts';
-import { absurd } from '../src/util/absurd.ts';
+import { render } from './helpers/render.ts';
 
 const lat = powersetUS;
 const { bottom: BOT, U, S, top: TOP } = US;
@@ -28,22 +26,6 @@ function run(src: string, o: RunOpts = {}): Evaluation<USLabel> {
   return evaluate(model, lat, o.pc ?? BOT, o.conv ?? { label: BOT, messages: [] }, expr, o.fuel ?? 100, o.memoise === undefined ? {} : { memoise: o.memoise });
 }
 
-/** Printer-independent rendering `label:bare` (labels in the spec's notation). */
-function render<L>(l: Lattice<L>, v: Value<L>): string {
-  return `${l.show(v.label)}:${renderBare(l, v.body)}`;
-}
-function renderBare<L>(l: Lattice<L>, b: BareValue<L>): string {
-  switch (b.kind) {
-    case 'num': return Q.show(b.value);
-    case 'str': return JSON.stringify(b.value);
-    case 'bool': return String(b.value);
-    case 'null': return 'null';
-    case 'lam': return `λ${b.param}`;
-    case 'record': return `{${b.fields.map((f) => `${f.name}: ${render(l, f.expr)}`).join(', ')}}`;
-    case 'array': return `[${b.elems.map((x) => render(l, x)).join(', ')}]`;
-    default: return absurd(b);
-  }
-}
 
 /** The single final configuration of a deterministic run, as `[value, conversation]`. */
 function one(src: string, o: RunOpts = {}): [string, string] {

@@ -5,8 +5,6 @@
 import { describe, it, expect } from 'vitest';
 import * as Q from '../src/distributions/rational.ts';
 import { entries, leq, equals } from '../src/distributions/subdist.ts';
-import type { BareValue, Value } from '../src/syntax/ast.ts';
-import type { Lattice } from '../src/lattice/lattice.ts';
 import { powersetUS, US, type USLabel } from '../src/lattice/instances.ts';
 import { parse } from '../src/syntax/parser.ts';
 import { closeProgram, loadPrelude } from '../src/semantics/prelude.ts';
@@ -16,7 +14,7 @@ import { coinModel, constModel } from '../src/semantics/models/index.ts';
 import type { Conversation } from '../src/semantics/config.ts';
 import { SKIPPING } from '../src/skipping/skipping.ts';
 import { observe } from '../src/observe/indist.ts';
-import { absurd } from '../src/util/absurd.ts';
+import { render } from './helpers/render.ts';
 
 const lat = powersetUS;
 const { bottom: BOT, U, S } = US;
@@ -30,21 +28,6 @@ function run(src: string, sharp: boolean, o: RunOpts = {}): Evaluation<USLabel> 
     sharp ? { semantics: SKIPPING, observer: o.m ?? U } : {});
 }
 
-function render<L>(l: Lattice<L>, v: Value<L>): string {
-  return `${l.show(v.label)}:${renderBare(l, v.body)}`;
-}
-function renderBare<L>(l: Lattice<L>, b: BareValue<L>): string {
-  switch (b.kind) {
-    case 'num': return Q.show(b.value);
-    case 'str': return JSON.stringify(b.value);
-    case 'bool': return String(b.value);
-    case 'null': return 'null';
-    case 'lam': return `λ${b.param}`;
-    case 'record': return `{${b.fields.map((f) => `${f.name}: ${render(l, f.expr)}`).join(', ')}}`;
-    case 'array': return `[${b.elems.map((x) => render(l, x)).join(', ')}]`;
-    default: return absurd(b);
-  }
-}
 
 /** The outcomes as `value @ conversation ↦ p`, plus `stuck Rule` / `out of fuel` for missing mass. */
 function outcomes(res: Evaluation<USLabel>): string[] {
