@@ -14,6 +14,7 @@ import type { PModel, PrimResult, ResponseDist } from './model.ts';
 import { ODist, type Conv, type Msgs, type Outcome } from './odist.ts';
 import type { Failure } from './config.ts';
 import type { RuleTable, Semantics } from './rules-types.ts';
+import { BudgetExceeded } from './errors.ts';
 import type { Prelude } from './prelude.ts';
 import { parseResponse } from './prelude.ts';
 
@@ -42,19 +43,7 @@ export function ruleFor(e: Expr<unknown>): keyof RuleTable {
   }
 }
 
-/**
- * Raised when an evaluation exceeds its step budget (`EvalOptions.maxSteps`). Property runners treat it
- * as a discarded case (`discard`), never as a verdict.
- */
-export class BudgetExceeded extends Error {
-  override readonly name = 'BudgetExceeded';
-  readonly discard = true;
-}
-
-/** Raised (as a clear user-facing error) when derivations nest deeper than the JavaScript stack allows. */
-export class StackLimitError extends Error {
-  override readonly name = 'StackLimitError';
-}
+export { BudgetExceeded, StackLimitError } from './errors.ts';
 
 export class Ev<L> {
   private readonly ids = new WeakMap<object, number>();

@@ -10,7 +10,7 @@ import { pairOf, integrityOf, confidentialityOf } from '../lattice/lattice.ts';
 import { deepLabel, stripLabels, subst, wrapValues } from '../syntax/helpers.ts';
 import { absurd } from '../util/absurd.ts';
 import { showPlain } from './serialise.ts';
-import { StackLimitError } from './ev.ts';
+import { StackLimitError } from './errors.ts';
 import type { Conversation } from './config.ts';
 import type { PModel } from './model.ts';
 import { loadPrelude, parseResponse, type Prelude } from './prelude.ts';
