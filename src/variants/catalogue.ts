@@ -1,8 +1,9 @@
 /**
  * The catalogue of variants (Redex-benchmark style): each entry is one sentence, a minimal rule change
  * against the reference (the code below *is* the diff: every entry replaces one rule, written as the
- * reference rule with the change marked `// CHANGED`), the expected verdict per lattice, and — in
- * `counterexamples/` — the smallest known counterexample, replayed by the tests.
+ * reference rule with the change marked `// CHANGED`; `diff` restates it against src/semantics/rules.ts),
+ * the expected verdict per lattice, and — in `counterexamples/` — the smallest known counterexample,
+ * replayed by the tests (test/corpus.test.ts, test/variants-catch.test.ts).
  */
 import type { Expr } from '../syntax/ast.ts';
 import type { Ev } from '../semantics/ev.ts';
@@ -14,6 +15,24 @@ import { UserError } from '../util/absurd.ts';
 import { loadVariantFile, type Variant } from './variant.ts';
 
 const ALL = ['two-point', 'powerset-us', 'chain(3)'] as const;
+
+/** The smallest known counterexample of an unsound variant (a corpus file, replayed by the tests). */
+export interface SmallestKnown {
+  /** Path of the corpus entry, relative to the repository root. */
+  readonly file: string;
+  readonly suite: string;
+  readonly lattice: string;
+  /** AST nodes of both programs (`size`), the number hunts are compared against. */
+  readonly size: number;
+}
+
+/** A catalogue entry: a variant plus what Redex's benchmark records for a bug. */
+export interface CatalogueEntry extends Variant {
+  /** The minimal diff against the reference rule in src/semantics/rules.ts, as code. */
+  readonly diff: string;
+  /** Unsound variants: the smallest counterexample known (found by `llmbda hunt`, sometimes hand-minimised). */
+  readonly smallest?: SmallestKnown;
+}
 
 /** LabelTest answering at `pc ⊔ n` only: the policy label `l` is dropped (Austin & Flanagan's bare pc). */
 function labelTestBarePc<L>(ev: Ev<L>, pc: L, conv: Conv<L>, e: Expr<L> & { kind: 'test' }, fuel: number): ODist<L> {
@@ -38,12 +57,18 @@ function labelTestDropsN<L>(ev: Ev<L>, pc: L, conv: Conv<L>, e: Expr<L> & { kind
 }
 
 /** The shipped catalogue. */
-export const CATALOGUE: readonly Variant[] = [
+export const CATALOGUE: readonly CatalogueEntry[] = [
   {
     name: 'test-bare-pc',
     description: 'LabelTest answers at pc (⊔ n), not pc ⊔ n ⊔ l: Austin & Flanagan\'s choice, sound only on two-point lattices.',
     rules: { LabelTest: labelTestBarePc },
     expected: { leaksOn: ['powerset-us', 'chain(3)'], soundOn: ['two-point'], caughtBy: 'tipni' },
+    diff: [
+      " // labelTestAfter: the answer's label",
+      "-ev.ret(c2, ev.value(ev.join(ev.join(pc, n), l), { kind: 'bool', value: ev.leq(v2.label, l) }))",
+      "+ev.ret(c2, ev.value(ev.join(pc, n), { kind: 'bool', value: ev.leq(v2.label, l) }))",
+    ].join('\n'),
+    smallest: { file: 'counterexamples/test-bare-pc-powerset-us-1.json', suite: 'tipni', lattice: 'powerset-us', size: 11 },
   },
   {
     name: 'send-no-nsu',
@@ -57,6 +82,12 @@ export const CATALOGUE: readonly Variant[] = [
         }),
     },
     expected: { leaksOn: [...ALL], soundOn: [], caughtBy: 'tipni' },
+    diff: [
+      ' // sendAfter',
+      "-if (!ev.leq(pc, c1.label)) return ev.stuck('Send', …);",
+      ' const { label: n, plain } = ev.flatten(v);',
+    ].join('\n'),
+    smallest: { file: 'counterexamples/send-no-nsu-powerset-us-1.json', suite: 'tipni', lattice: 'powerset-us', size: 5 },
   },
   {
     name: 'recv-no-nsu',
@@ -67,12 +98,24 @@ export const CATALOGUE: readonly Variant[] = [
         ev.sum(ev.responses(conv).map(([r, p]) => [p, ev.eval(conv.label, ev.append(conv, r, conv.label), ev.parse(r), fuel)] as const)),
     },
     expected: { leaksOn: [...ALL], soundOn: [], caughtBy: 'tipni' },
+    diff: [
+      ' // ruleRecv',
+      "-if (!ev.leq(pc, conv.label)) return ev.stuck('Recv', …);",
+      ' return ev.sum(ev.responses(conv).map(…));',
+    ].join('\n'),
+    smallest: { file: 'counterexamples/recv-no-nsu-powerset-us-1.json', suite: 'tipni', lattice: 'powerset-us', size: 4 },
   },
   {
     name: 'clear-no-nsu',
     description: 'Clear drops the no-sensitive-upgrade check pc ⊑ lc.',
     rules: { Clear: (ev, pc) => ev.ret({ label: pc, msgs: null }, ev.unit(pc)) /* CHANGED: no pc ⊑ lc check */ },
     expected: { leaksOn: [...ALL], soundOn: [], caughtBy: 'tipni' },
+    diff: [
+      ' // ruleClear',
+      "-if (!ev.leq(pc, conv.label)) return ev.stuck('Clear', …);",
+      ' return ev.ret({ label: pc, msgs: null }, ev.unit(pc));',
+    ].join('\n'),
+    smallest: { file: 'counterexamples/clear-no-nsu-powerset-us-1.json', suite: 'tipni', lattice: 'powerset-us', size: 4 },
   },
   {
     name: 'clear-to-bottom',
@@ -84,6 +127,12 @@ export const CATALOGUE: readonly Variant[] = [
       },
     },
     expected: { leaksOn: [...ALL], soundOn: [], caughtBy: 'tipni' },
+    diff: [
+      ' // ruleClear',
+      '-return ev.ret({ label: pc, msgs: null }, ev.unit(pc));',
+      '+return ev.ret({ label: ev.lat.bottom, msgs: null }, ev.unit(pc));',
+    ].join('\n'),
+    smallest: { file: 'counterexamples/clear-to-bottom-two-point-2.json', suite: 'tipni', lattice: 'two-point', size: 2 },
   },
   {
     name: 'recv-at-pc',
@@ -95,6 +144,12 @@ export const CATALOGUE: readonly Variant[] = [
       },
     },
     expected: { leaksOn: [...ALL], soundOn: [], caughtBy: 'tipni' },
+    diff: [
+      " // ruleRecv: the response's code",
+      '-[p, ev.eval(conv.label, ev.append(conv, r, conv.label), ev.parse(r), fuel)]',
+      '+[p, ev.eval(pc, ev.append(conv, r, conv.label), ev.parse(r), fuel)]',
+    ].join('\n'),
+    smallest: { file: 'counterexamples/recv-at-pc-powerset-us-1.json', suite: 'tipni', lattice: 'powerset-us', size: 2 },
   },
   {
     name: 'send-shallow',
@@ -107,6 +162,13 @@ export const CATALOGUE: readonly Variant[] = [
         }),
     },
     expected: { leaksOn: [...ALL], soundOn: [], caughtBy: 'tipni' },
+    diff: [
+      ' // sendAfter',
+      '-const { label: n, plain } = ev.flatten(v);',
+      '-return ev.ret(ev.append(c1, ev.serialise(plain), ev.join(c1.label, n)), ev.unit(pc));',
+      '+return ev.ret(ev.append(c1, ev.serialise(ev.strip(v)), ev.join(c1.label, v.label)), ev.unit(pc));',
+    ].join('\n'),
+    smallest: { file: 'counterexamples/send-shallow-powerset-us-1.json', suite: 'tipni', lattice: 'powerset-us', size: 8 },
   },
   {
     name: 'app-at-pc',
@@ -118,6 +180,12 @@ export const CATALOGUE: readonly Variant[] = [
         ),
     },
     expected: { leaksOn: [...ALL], soundOn: [], caughtBy: 'tipni' },
+    diff: [
+      " // ruleApp: the last premise runs the body at the function's label",
+      '-ev.then(ev.eval(pc, c1, e.arg, fuel), (c2, v2) => appBody(ev, c2, f, v2, fuel))',
+      '+ev.then(ev.eval(pc, c1, e.arg, fuel), (c2, v2) => appBody(ev, c2, ev.value(pc, f.body), v2, fuel))',
+    ].join('\n'),
+    smallest: { file: 'counterexamples/app-at-pc-powerset-us-1.json', suite: 'tipni', lattice: 'powerset-us', size: 10 },
   },
   {
     name: 'prim-shallow',
@@ -131,6 +199,12 @@ export const CATALOGUE: readonly Variant[] = [
         }),
     },
     expected: { leaksOn: [...ALL], soundOn: [], caughtBy: 'tipni' },
+    diff: [
+      ' // primAfter',
+      '-return ev.ret(c1, ev.value(ev.join(pc, ev.deepLabel(v)), ev.wrap(r.value)));',
+      '+return ev.ret(c1, ev.value(ev.join(pc, v.label), ev.wrap(r.value)));',
+    ].join('\n'),
+    smallest: { file: 'counterexamples/prim-shallow-powerset-us-hand.json', suite: 'tipni', lattice: 'powerset-us', size: 8 },
   },
   {
     name: 'field-drops-label',
@@ -145,6 +219,12 @@ export const CATALOGUE: readonly Variant[] = [
         }),
     },
     expected: { leaksOn: [...ALL], soundOn: [], caughtBy: 'tipni' },
+    diff: [
+      ' // fieldAfter',
+      '-return ev.ret(c1, ev.raise(r.label, f.expr));',
+      '+return ev.ret(c1, f.expr);',
+    ].join('\n'),
+    smallest: { file: 'counterexamples/field-drops-label-powerset-us-1.json', suite: 'tipni', lattice: 'powerset-us', size: 6 },
   },
   {
     name: 'index-drops-label',
@@ -161,6 +241,12 @@ export const CATALOGUE: readonly Variant[] = [
         ),
     },
     expected: { leaksOn: [...ALL], soundOn: [], caughtBy: 'tipni' },
+    diff: [
+      ' // ruleArrayIndex',
+      '-return ev.ret(c2, ev.raise(ev.join(a.label, i.label), a.body.elems[k]!));',
+      '+return ev.ret(c2, ev.raise(a.label, a.body.elems[k]!));',
+    ].join('\n'),
+    smallest: { file: 'counterexamples/index-drops-label-two-point-3.json', suite: 'tipni', lattice: 'two-point', size: 8 },
   },
   {
     name: 'labelflow-drops-n',
@@ -174,12 +260,26 @@ export const CATALOGUE: readonly Variant[] = [
         }),
     },
     expected: { leaksOn: [...ALL], soundOn: [], caughtBy: 'tipni' },
+    diff: [
+      ' // labelFlowAfter',
+      '-const { n, l, text } = decodeLabel(ev, v1);',
+      '-return ev.eval(ev.join(ev.join(pc, n), l), c1, e.body, fuel);',
+      '+const { l, text } = decodeLabel(ev, v1);',
+      '+return ev.eval(ev.join(pc, l), c1, e.body, fuel);',
+    ].join('\n'),
+    smallest: { file: 'counterexamples/labelflow-drops-n-powerset-us-1.json', suite: 'tipni', lattice: 'powerset-us', size: 9 },
   },
   {
     name: 'test-drops-n',
     description: 'LabelTest answers at pc ⊔ l, dropping the label n of the label value.',
     rules: { LabelTest: labelTestDropsN },
     expected: { leaksOn: [...ALL], soundOn: [], caughtBy: 'tipni' },
+    diff: [
+      " // labelTestAfter: the answer's label",
+      "-ev.ret(c2, ev.value(ev.join(ev.join(pc, n), l), { kind: 'bool', value: ev.leq(v2.label, l) }))",
+      "+ev.ret(c2, ev.value(ev.join(pc, l), { kind: 'bool', value: ev.leq(v2.label, l) }))",
+    ].join('\n'),
+    smallest: { file: 'counterexamples/test-drops-n-powerset-us-1.json', suite: 'tipni', lattice: 'powerset-us', size: 9 },
   },
   {
     name: 'endorse-declassifies',
@@ -195,6 +295,13 @@ export const CATALOGUE: readonly Variant[] = [
         }),
     },
     expected: { leaksOn: ['powerset-us', 'chain(3)', 'two-point'], soundOn: [], caughtBy: 'insulated-tipni' },
+    diff: [
+      ' // endorseAfter',
+      '-const endorsed = pairOf(ev.lat, integrityOf(ev.lat, l1), confidentialityOf(ev.lat, v2.label));',
+      '-return ev.ret(c2, ev.value(ev.join(pc, endorsed), v2.body));',
+      '+return ev.ret(c2, ev.value(ev.join(pc, l1), v2.body));',
+    ].join('\n'),
+    smallest: { file: 'counterexamples/endorse-declassifies-powerset-us-1.json', suite: 'insulated-tipni', lattice: 'powerset-us', size: 8 },
   },
   {
     name: 'endorse-drops-pc',
@@ -209,7 +316,15 @@ export const CATALOGUE: readonly Variant[] = [
           );
         }),
     },
-    expected: { leaksOn: ['powerset-us'], soundOn: [], caughtBy: 'confinement' },
+    // Sound on the trivially factored lattices: there ⟨l1←, l2→⟩ = l2 ⊒ pc already (Confinement of e2).
+    expected: { leaksOn: ['powerset-us'], soundOn: ['two-point', 'chain(3)'], caughtBy: 'confinement' },
+    diff: [
+      ' // endorseAfter',
+      ' const endorsed = pairOf(ev.lat, integrityOf(ev.lat, l1), confidentialityOf(ev.lat, v2.label));',
+      '-return ev.ret(c2, ev.value(ev.join(pc, endorsed), v2.body));',
+      '+return ev.ret(c2, ev.value(endorsed, v2.body));',
+    ].join('\n'),
+    smallest: { file: 'counterexamples/endorse-drops-pc-powerset-us-1.json', suite: 'confinement', lattice: 'powerset-us', size: 3 },
   },
   {
     name: 'assert-drops-n-check',
@@ -225,6 +340,11 @@ export const CATALOGUE: readonly Variant[] = [
         }),
     },
     expected: { leaksOn: [], soundOn: [...ALL] },
+    diff: [
+      ' // ruleLabelAssert',
+      ' const { n, l, text } = decodeLabel(ev, v1);',
+      "-if (!ev.leq(n, pc)) return ev.stuck('LabelAssert', …);",
+    ].join('\n'),
   },
   {
     name: 'fork-joins-label',
@@ -234,6 +354,11 @@ export const CATALOGUE: readonly Variant[] = [
         ev.then(ev.eval(pc, conv, e.body, fuel), (c1, v) => ev.ret({ label: ev.join(conv.label, c1.label) /* CHANGED: was conv.label */, msgs: conv.msgs }, v)),
     },
     expected: { leaksOn: [], soundOn: [...ALL] },
+    diff: [
+      ' // ruleFork',
+      '-ev.then(ev.eval(pc, conv, e.body, fuel), (_c1, v) => ev.ret(conv, v))',
+      '+ev.then(ev.eval(pc, conv, e.body, fuel), (c1, v) => ev.ret({ label: ev.join(conv.label, c1.label), msgs: conv.msgs }, v))',
+    ].join('\n'),
   },
 ];
 
@@ -246,6 +371,11 @@ export const TEST_VARIANTS: readonly Variant[] = [
     expected: { leaksOn: [...ALL], soundOn: [], caughtBy: 'confinement' },
   },
 ];
+
+/** A catalogue entry by name (with its diff and smallest known counterexample). */
+export function catalogueEntry(name: string): CatalogueEntry | undefined {
+  return CATALOGUE.find((v) => v.name === name);
+}
 
 /** A catalogue (or test) variant by name. */
 export function variantByName(name: string): Variant | undefined {

@@ -1,0 +1,61 @@
+/**
+ * `llmbda hunt` and `llmbda replay` end to end, spawned as a user runs them: exit 1 with a report and a
+ * saved file on a leak, exit 0 with a clean bill, replay exits 0 on a corpus file, a malformed file is
+ * one clear line (exit 2, no stack trace), and `--system ppmf` reaches the PPMF hunter.
+ */
+import { describe, it, expect } from 'vitest';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadEntry } from '../src/hunt/corpus.ts';
+
+interface Ran { readonly code: number; readonly stdout: string; readonly stderr: string }
+
+function tmp(): string {
+  return mkdtempSync(join(tmpdir(), 'llmbda-hunt-cli-'));
+}
+
+/** Run `node bin/llmbda.js …` in the repository root. */
+function llmbda(...args: string[]): Promise<Ran> {
+  return new Promise((done) => {
+    execFile(process.execPath, ['bin/llmbda.js', ...args], { cwd: process.cwd(), env: { ...process.env, NO_COLOR: '1' }, timeout: 90_000 }, (err, stdout, stderr) => {
+      done({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
+    });
+  });
+}
+
+describe('the CLI', () => {
+  it('hunt exits 1 with a report on a leak and 0 with a clean bill; replay exits 0; a malformed file is a clear error', async () => {
+    const dir = tmp();
+    try {
+      const bad = join(dir, 'bad.json');
+      writeFileSync(bad, JSON.stringify({ ...loadEntry('counterexamples/recv-no-nsu-powerset-us-1.json'), fuel: 'lots' }));
+      const [leak, clean, rp, malformed] = await Promise.all([
+        llmbda('hunt', '--variant', 'clear-no-nsu', '--lattice', 'chain(3)', '--seed', '4', '--time', '20s', '--out', dir),
+        llmbda('hunt', '--variant', 'fork-joins-label', '--lattice', 'two-point', '--runs', '30', '--seed', '1', '--no-save'),
+        llmbda('replay', 'counterexamples/clear-to-bottom-two-point-2.json'),
+        llmbda('replay', bad),
+      ]);
+      expect(leak.code).toBe(1);
+      expect(leak.stdout).toContain('LEAK FOUND: tipni fails under variant clear-no-nsu on chain(3)');
+      expect(existsSync(join(dir, 'clear-no-nsu-chain3-4.json'))).toBe(true);
+      expect(clean.code).toBe(0);
+      expect(clean.stdout).toContain('survived 30 generated cases');
+      expect(rp.code).toBe(0);
+      expect(rp.stdout).toContain('Both verdicts as recorded.');
+      expect(malformed.code).toBe(2);
+      expect(malformed.stderr).toContain(`${bad}: field "fuel" must be a positive integer`);
+      expect(malformed.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.runIf(existsSync('src/ppmf/hunt.ts'))('hunt --system ppmf dispatches to the PPMF hunter', async () => {
+    const r = await llmbda('hunt', '--system', 'ppmf', '--variant', 'ppmf', '--time', '3s', '--seed', '1', '--json');
+    expect([0, 1]).toContain(r.code);
+    const json = JSON.parse(r.stdout) as { system?: string };
+    expect(json.system).toBe('ppmf');
+  });
+});
