@@ -17,6 +17,7 @@ import { PPMF_SUITES } from '../../properties/ppmf-suites.ts';
 import { PPMF } from '../ppmf/systems.ts';
 import { PPMF_BRIDGE_SUITES } from '../../properties/ppmf-bridge-suites.ts';
 import { bridgeCtx, bridgeVariantCtx } from '../bridge/check.ts';
+import { corpusExamples } from '../hunt/corpus.ts';
 
 export interface Job {
   readonly suite: string;
@@ -82,5 +83,7 @@ export async function runJob(job: Job): Promise<JobResult> {
     ...(variant ? { semantics: variantSemantics(variant), skipping: { ...SKIPPING, rules: { ...SKIPPING.rules, ...(variant.skippingRules ?? {}) } } } : {}),
     ...(job.profile ? { profile: job.profile } : {}),
   });
-  return toResult(job, runSuite(suite, ctx, opts));
+  // Saved counterexamples (the corpus) are tried first, as fast-check examples: a regression shows at once.
+  const examples = corpusExamples(suite.name, lat);
+  return toResult(job, runSuite(suite, ctx, { ...opts, ...(examples.length ? { examples } : {}) }));
 }
