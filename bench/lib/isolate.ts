@@ -1,0 +1,107 @@
+/**
+ * Running one measurement in isolation with a time cap: LLMbda in a fresh worker thread (with a large
+ * stack, since deep recursion nests derivations deeply), WebPPL in a fresh child process. Both report
+ * "ready" once loaded/compiled; the cap is timed from then, so start-up cost never counts as inference.
+ */
+import { spawn } from 'node:child_process';
+import { Worker } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
+
+/** How a capped measurement ended: its result, the cap, or a crash (with the message). */
+export type Capped<R> =
+  | { readonly kind: 'done'; readonly result: R }
+  | { readonly kind: 'timeout'; readonly capMs: number }
+  | { readonly kind: 'crash'; readonly message: string };
+
+/** Messages a benchmark worker posts: `ready` once loaded, then one `result`. */
+export type WorkerMessage<R> = { readonly ready: true } | { readonly result: R };
+
+/** Stack size and time cap of a one-shot benchmark worker. */
+export interface WorkerOptions {
+  /** Stack of the worker thread in MB (`resourceLimits.stackSizeMb`); Node's default for workers is 4. */
+  readonly stackSizeMb?: number;
+  readonly capMs: number;
+}
+
+/**
+ * Start `entry` (a module path relative to `bench/`) in a fresh worker, send it `task` when it is
+ * ready, and wait for its result or the cap (then the worker is terminated).
+ */
+export function runInWorker<T, R>(entry: string, task: T, opts: WorkerOptions): Promise<Capped<R>> {
+  const worker = new Worker(new URL('../worker-entry.js', import.meta.url), {
+    workerData: { entry },
+    ...(opts.stackSizeMb !== undefined ? { resourceLimits: { stackSizeMb: opts.stackSizeMb } } : {}),
+  });
+  return new Promise((resolve) => {
+    let timer: NodeJS.Timeout | undefined;
+    let settled = false;
+    const finish = (c: Capped<R>): void => {
+      if (settled) return;
+      settled = true;
+      if (timer) clearTimeout(timer);
+      void worker.terminate();
+      resolve(c);
+    };
+    worker.on('message', (m: WorkerMessage<R>) => {
+      if ('ready' in m) {
+        timer = setTimeout(() => finish({ kind: 'timeout', capMs: opts.capMs }), opts.capMs);
+        worker.postMessage(task);
+      } else {
+        finish({ kind: 'done', result: m.result });
+      }
+    });
+    worker.on('error', (e) => finish({ kind: 'crash', message: `${e.name}: ${e.message}` }));
+    worker.on('exit', (code) => finish({ kind: 'crash', message: `worker exited with code ${code}` }));
+  });
+}
+
+/** What the WebPPL runner reports. */
+export interface WebpplResult {
+  readonly compileMs: number;
+  /** Fastest run (runs under 1 s are repeated up to three times). */
+  readonly inferMs: number;
+  /** First (cold) run. */
+  readonly coldMs: number;
+  readonly runs: number;
+  /** `[value, probability]` rows of the marginal. */
+  readonly dist: readonly (readonly [unknown, number])[];
+}
+
+const WEBPPL_RUNNER = fileURLToPath(new URL('../webppl-runner.cjs', import.meta.url));
+
+/**
+ * Run a WebPPL program in a fresh `node` process; the cap counts from the end of compilation. Runs
+ * faster than `repeatBelowMs` are repeated up to `maxRuns` times and the fastest is reported.
+ */
+export function runWebppl(source: string, capMs: number, repeat: { readonly repeatBelowMs: number; readonly maxRuns: number }): Promise<Capped<WebpplResult>> {
+  const env = { ...process.env, BENCH_REPEAT_BELOW_MS: String(repeat.repeatBelowMs), BENCH_MAX_RUNS: String(repeat.maxRuns) };
+  const child = spawn(process.execPath, [WEBPPL_RUNNER], { stdio: ['pipe', 'pipe', 'pipe'], env });
+  return new Promise((resolve) => {
+    let out = '';
+    let err = '';
+    let timer: NodeJS.Timeout | undefined;
+    let settled = false;
+    const finish = (c: Capped<WebpplResult>): void => {
+      if (settled) return;
+      settled = true;
+      if (timer) clearTimeout(timer);
+      child.kill('SIGKILL');
+      resolve(c);
+    };
+    child.stdout.setEncoding('utf8');
+    child.stderr.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      out += chunk;
+      for (let nl = out.indexOf('\n'); nl >= 0; nl = out.indexOf('\n')) {
+        const line = out.slice(0, nl);
+        out = out.slice(nl + 1);
+        const msg = JSON.parse(line) as { compiled?: number } | WebpplResult;
+        if ('compiled' in msg) timer = setTimeout(() => finish({ kind: 'timeout', capMs }), capMs);
+        else finish({ kind: 'done', result: msg as WebpplResult });
+      }
+    });
+    child.stderr.on('data', (chunk: string) => { err += chunk; });
+    child.on('close', (code) => finish({ kind: 'crash', message: `webppl exited with code ${code}: ${err.split('\n').slice(0, 3).join(' ')}` }));
+    child.stdin.end(source);
+  });
+}
