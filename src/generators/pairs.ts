@@ -120,7 +120,7 @@ export function singleArb<L>(o: Omit<PairGenOptions<L>, 'iMaximalOnly'>): fc.Arb
     pc: fc.oneof({ weight: 3, arbitrary: fc.constant(lat.bottom) }, { weight: 1, arbitrary: fc.constantFrom(...elems) }),
     expr: rawProgramArb({ lat, endorse: o.endorse, ...(o.profile ? { profile: o.profile } : {}), ...(o.maxDepth ? { maxDepth: o.maxDepth } : {}) }).map((e) => resolve(e, 0)),
     conv: fc.record({
-      label: fc.oneof({ weight: 1, arbitrary: fc.constant(lat.bottom) }, { weight: 1, arbitrary: fc.constantFrom(...elems) }),
+      label: fc.oneof({ weight: 1, arbitrary: fc.constant(lat.bottom) }, { weight: 1, arbitrary: fc.constant(lat.top) }, { weight: 1, arbitrary: fc.constantFrom(...elems) }),
       messages: fc.array(fc.constantFrom(...MESSAGES), { maxLength: 2 }),
     }),
     model: modelSpecArb({ ...(o.subModels ? { sub: true } : {}), ...(o.deterministicModels ? { deterministic: true } : {}) }),
