@@ -9,33 +9,19 @@ import { pairArb, programOf, conversationOf, type PairCase } from '../src/genera
 import { showPair, type LlmbdaCtx } from '../src/check/context.ts';
 import { eraseExpr, indistConversation } from '../src/observe/indist.ts';
 import type { Expr } from '../src/syntax/ast.ts';
-import { ALL_KINDS } from '../src/syntax/helpers.ts';
-import { absurd } from '../src/util/absurd.ts';
+import { ALL_KINDS, forEachChild } from '../src/syntax/helpers.ts';
 
 /** The constructs a program uses: expression kinds plus the derived shapes the parser produces. */
 export function constructsOf<L>(e: Expr<L>): Set<string> {
   const seen = new Set<string>();
   const go = (e: Expr<L>): void => {
     seen.add(e.kind);
-    switch (e.kind) {
-      case 'var': case 'recv': case 'clear': case 'num': case 'str': case 'bool': case 'null': return;
-      case 'lam': return go(e.body);
-      case 'app':
-        if (e.fn.kind === 'lam' && e.fn.param !== '_') seen.add('let');
-        if (e.fn.kind === 'lam' && e.fn.body.kind === 'recv' && e.arg.kind === 'send') seen.add('@');
-        if (e.fn.kind === 'app' && e.fn.fn.kind === 'app' && e.fn.fn.fn.kind === 'prim' && e.fn.fn.fn.name === 'fromBool') seen.add('if');
-        go(e.fn); return go(e.arg);
-      case 'send': return go(e.arg);
-      case 'fork': return go(e.body);
-      case 'label': return go(e.body);
-      case 'dynlabel': case 'test': case 'assert': case 'endorse': go(e.label); return go(e.body);
-      case 'prim': return go(e.arg);
-      case 'record': return e.fields.forEach((f) => go(f.expr));
-      case 'array': return e.elems.forEach(go);
-      case 'field': return go(e.target);
-      case 'index': go(e.target); return go(e.index);
-      default: return absurd(e);
+    if (e.kind === 'app') {
+      if (e.fn.kind === 'lam' && e.fn.param !== '_') seen.add('let');
+      if (e.fn.kind === 'lam' && e.fn.body.kind === 'recv' && e.arg.kind === 'send') seen.add('@');
+      if (e.fn.kind === 'app' && e.fn.fn.kind === 'app' && e.fn.fn.fn.kind === 'prim' && e.fn.fn.fn.name === 'fromBool') seen.add('if');
     }
+    forEachChild(e, go);
   };
   go(e);
   return seen;

@@ -13,6 +13,7 @@ import type { Branch, Scenario } from '../src/ppmf/scenario.ts';
 import { callRisk, runScenario } from '../src/ppmf/scenario.ts';
 import { targetKey } from '../src/ppmf/targets.ts';
 import type { PpmfCtx } from './ppmf-truth.ts';
+import { firstViolation as firstBranchViolation } from './ppmf-truth.ts';
 import { atMost, confirmedRaw, names, required, story, truthOf } from './ppmf-truth.ts';
 
 /** Why an allowed call is unjustified, or undefined. */
@@ -42,11 +43,7 @@ function violation(sc: Scenario, b: Branch): string | undefined {
 }
 
 function firstViolation(sc: Scenario, ctx: PpmfCtx): { b: Branch; why: string } | undefined {
-  for (const b of runScenario(ctx.system, sc)) {
-    const why = violation(sc, b);
-    if (why !== undefined) return { b, why };
-  }
-  return undefined;
+  return firstBranchViolation(sc, ctx, violation);
 }
 
 /** The gate-soundness suite. */

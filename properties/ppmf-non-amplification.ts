@@ -9,10 +9,11 @@ import { HOLDS, fails } from '../src/check/suite.ts';
 import { arbScenario } from '../src/generators/ppmf.ts';
 import { poolOf } from '../src/ppmf/records.ts';
 import type { Branch, Scenario } from '../src/ppmf/scenario.ts';
-import { CONSOLIDATED_ID, runScenario } from '../src/ppmf/scenario.ts';
+import { CONSOLIDATED_ID } from '../src/ppmf/scenario.ts';
 import type { Target } from '../src/ppmf/targets.ts';
 import { aliasMentions, extractTargets, targetKey } from '../src/ppmf/targets.ts';
 import type { PpmfCtx } from './ppmf-truth.ts';
+import { firstViolation as firstBranchViolation } from './ppmf-truth.ts';
 import { atMost, confirmedRaw, least, names, story, trueTrust } from './ppmf-truth.ts';
 
 /** Action-relevant claims of a memory: the targets its content names, directly or by unique alias. */
@@ -37,11 +38,7 @@ function violation(sc: Scenario, b: Branch): string | undefined {
 }
 
 function firstViolation(sc: Scenario, ctx: PpmfCtx): { b: Branch; why: string } | undefined {
-  for (const b of runScenario(ctx.system, sc)) {
-    const why = violation(sc, b);
-    if (why !== undefined) return { b, why };
-  }
-  return undefined;
+  return firstBranchViolation(sc, ctx, violation);
 }
 
 /** The non-amplification suite. */

@@ -10,7 +10,7 @@ import type { ConfirmationLog } from '../src/ppmf/confirmations.ts';
 import type { Observation, ObservationPool } from '../src/ppmf/records.ts';
 import { poolOf } from '../src/ppmf/records.ts';
 import type { Branch, Scenario } from '../src/ppmf/scenario.ts';
-import { CONSOLIDATED_ID, narrate, priorObservation } from '../src/ppmf/scenario.ts';
+import { CONSOLIDATED_ID, narrate, priorObservation, runScenario } from '../src/ppmf/scenario.ts';
 import type { MemorySystem } from '../src/ppmf/systems.ts';
 import type { AliasMap, Target } from '../src/ppmf/targets.ts';
 import { extractTargets, targetKey } from '../src/ppmf/targets.ts';
@@ -95,4 +95,15 @@ export function required(r: Risk): Trust {
 /** The story of a failing branch plus the property's reason. */
 export function story(ctx: PpmfCtx, sc: Scenario, b: Branch | undefined, extra: string[] = []): string {
   return [...extra, b === undefined ? `(no failing branch) ${sc.id}` : narrate(ctx.system, sc, b)].join('\n');
+}
+
+/** The first branch of a scenario's run on the context's system that `violation` rejects, with the reason. */
+export function firstViolation(
+  sc: Scenario, ctx: PpmfCtx, violation: (sc: Scenario, b: Branch) => string | undefined,
+): { b: Branch; why: string } | undefined {
+  for (const b of runScenario(ctx.system, sc)) {
+    const why = violation(sc, b);
+    if (why !== undefined) return { b, why };
+  }
+  return undefined;
 }

@@ -15,6 +15,7 @@ import type { Expr, PlainValue } from '../syntax/ast.ts';
 import type { Lattice } from '../lattice/lattice.ts';
 import { absurd } from '../util/absurd.ts';
 import { eraseExpr } from '../observe/indist.ts';
+import { forEachChild } from '../syntax/helpers.ts';
 
 /** Prim name marking a hole in a skeleton: `l:(prim HOLE [left, right])`. Never reaches the evaluator. */
 export const HOLE = '__hole';
@@ -288,26 +289,9 @@ export function resolve<L>(e: Expr<L>, side: Side = 0): Expr<L> {
 
 /** Does the skeleton contain a hole (a place where the two runs differ)? */
 export function hasHole<L>(e: Expr<L>): boolean {
+  if (e.kind === 'prim' && e.name === HOLE) return true;
   let found = false;
-  const go = (e: Expr<L>): void => {
-    if (found) return;
-    switch (e.kind) {
-      case 'var': case 'recv': case 'clear': case 'num': case 'str': case 'bool': case 'null': return;
-      case 'lam': return go(e.body);
-      case 'app': go(e.fn); return go(e.arg);
-      case 'send': return go(e.arg);
-      case 'fork': return go(e.body);
-      case 'label': return go(e.body);
-      case 'dynlabel': case 'test': case 'assert': case 'endorse': go(e.label); return go(e.body);
-      case 'prim': if (e.name === HOLE) { found = true; return; } return go(e.arg);
-      case 'record': return e.fields.forEach((f) => go(f.expr));
-      case 'array': return e.elems.forEach(go);
-      case 'field': return go(e.target);
-      case 'index': go(e.target); return go(e.index);
-      default: return absurd(e);
-    }
-  };
-  go(e);
+  forEachChild(e, (c) => { found ||= hasHole(c); });
   return found;
 }
 
