@@ -18,6 +18,7 @@ import { PPMF } from '../ppmf/systems.ts';
 import { PPMF_BRIDGE_SUITES } from '../../properties/ppmf-bridge-suites.ts';
 import { bridgeCtx, bridgeVariantCtx } from '../bridge/check.ts';
 import { corpusExamples } from '../hunt/corpus.ts';
+import { minimise } from '../hunt/minimise.ts';
 
 export interface Job {
   readonly suite: string;
@@ -85,5 +86,12 @@ export async function runJob(job: Job): Promise<JobResult> {
   });
   // Saved counterexamples (the corpus) are tried first, as fast-check examples: a regression shows at once.
   const examples = corpusExamples(suite.name, lat);
-  return toResult(job, runSuite(suite, ctx, { ...opts, ...(examples.length ? { examples } : {}) }));
+  const verdict = runSuite(suite, ctx, { ...opts, ...(examples.length ? { examples } : {}) });
+  const ce = verdict.counterexample;
+  if (!ce || verdict.error) return toResult(job, verdict);
+  // fast-check shrinks choices in place; the hunt's minimiser also lifts subterms (tens of milliseconds).
+  const m = minimise(suite, ctx, ce.value as never, 2_000);
+  const outcome = suite.check(m.value, ctx);
+  const reason = outcome.ok ? ce.reason : outcome.reason;
+  return toResult(job, { ...verdict, counterexample: { ...ce, value: m.value, reason, pretty: suite.show(m.value, ctx) } });
 }
