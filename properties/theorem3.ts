@@ -12,13 +12,21 @@ import { runSingle, showSingle, type LlmbdaCtx } from '../src/check/context.ts';
 import { modelOf } from '../src/generators/models.ts';
 import { pevalDistribution } from '../src/semantics/oracle-tree.ts';
 
+const pevalCache = new WeakMap<object, ReturnType<typeof pevalDistribution> | null>();
+
+/** The exact peval distribution of a case, computed once per case object (`check` and `stats` share it). */
+function pevalOf(c: SingleCase<unknown>, ctx: LlmbdaCtx<unknown>) {
+  if (!pevalCache.has(c)) pevalCache.set(c, pevalDistribution(modelOf(c.model), ctx.lat, c.pc, c.conv, c.expr, c.fuel) ?? null);
+  return pevalCache.get(c) ?? undefined;
+}
+
 export const theorem3: PropertySuite<SingleCase<unknown>, LlmbdaCtx<unknown>> = {
   name: 'theorem3',
   title: 'Theorem 3 (Oracular correctness): peval under μ_M has exactly the distribution ⟦·⟧',
   arbitrary: (ctx) => singleArb({ lat: ctx.lat, endorse: true, profile: ctx.profile, ...(ctx.maxDepth ? { maxDepth: ctx.maxDepth } : {}) }),
   check: (c, ctx) => {
     const ev = runSingle(ctx, c);
-    const pv = pevalDistribution(modelOf(c.model), ctx.lat, c.pc, c.conv, c.expr, c.fuel);
+    const pv = pevalOf(c, ctx);
     if (!pv) return HOLDS; // too many oracle paths to enumerate: counted by the 'enumerated' statistic
     if (!equals(ev.finals, pv.finals)) {
       return fails(`final distributions differ\n  evaluate: ${showDist(ev.finals)}\n  peval:    ${showDist(pv.finals)}`);
@@ -33,7 +41,7 @@ export const theorem3: PropertySuite<SingleCase<unknown>, LlmbdaCtx<unknown>> = 
   show: (c, ctx) => showSingle(ctx, c),
   stats: (c, ctx) => {
     const ev = runSingle(ctx, c);
-    const enumerated = pevalDistribution(modelOf(c.model), ctx.lat, c.pc, c.conv, c.expr, c.fuel) !== undefined;
+    const enumerated = pevalOf(c, ctx) !== undefined;
     return { 'positive mass': Q.lt(Q.ZERO, ev.mass), 'several outcomes': ev.finals.size > 1, enumerated };
   },
   thresholds: { 'positive mass': 1 / 2, enumerated: 0.95 },

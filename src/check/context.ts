@@ -45,9 +45,20 @@ export function runSide<L>(ctx: LlmbdaCtx<L>, c: PairCase<L>, side: Side, skippi
  */
 export const CASE_STEP_BUDGET = 20_000;
 
-/** `⟦pc ⊢ C, e⟧` of a single case. */
+const singleCache = new WeakMap<object, WeakMap<object, Evaluation<unknown>>>();
+
+/**
+ * `⟦pc ⊢ C, e⟧` of a single case, cached per (semantics, case object): a suite's `stats` and `check` see
+ * the same case one after the other.
+ */
 export function runSingle<L>(ctx: LlmbdaCtx<L>, c: SingleCase<L>): Evaluation<L> {
-  return evaluate(modelOf(c.model), ctx.lat, c.pc, c.conv, c.expr, c.fuel, { semantics: ctx.semantics, maxSteps: ctx.maxSteps ?? CASE_STEP_BUDGET });
+  let perSem = singleCache.get(ctx.semantics);
+  if (!perSem) { perSem = new WeakMap(); singleCache.set(ctx.semantics, perSem); }
+  const hit = perSem.get(c) as Evaluation<L> | undefined;
+  if (hit) return hit;
+  const res = evaluate(modelOf(c.model), ctx.lat, c.pc, c.conv, c.expr, c.fuel, { semantics: ctx.semantics, maxSteps: ctx.maxSteps ?? CASE_STEP_BUDGET });
+  perSem.set(c, res as Evaluation<unknown>);
+  return res;
 }
 
 /** `μₘ` of one side. */
