@@ -35,6 +35,20 @@ describe('rational backend agrees with mathjs Fraction', () => {
     );
   });
 
+  it('keeps every result canonical, zero included (x + (-x), x - x, 0 · x)', () => {
+    fc.assert(
+      fc.property(ratArb, (x) => {
+        const a = ours(x);
+        for (const z of [Q.add(a, Q.neg(a)), Q.sub(a, a), Q.mul(Q.ZERO, a), Q.mul(a, Q.ZERO)]) {
+          expect(Q.eq(z, Q.ZERO)).toBe(true);
+          expect(Q.show(z)).toBe('0');
+        }
+        expect(Q.eq(Q.add(Q.sub(a, Q.rat(1, 3)), Q.rat(1, 3)), a)).toBe(true);
+      }),
+      { numRuns: 500, seed: 2 },
+    );
+  });
+
   it('parses decimals and fractions exactly like mathjs', () => {
     for (const t of ['0.25', '-0.125', '3/10', '-4', '10', '0.3', '7/21']) {
       expect(same(Q.parseRational(t)!, new Fraction(t)), t).toBe(true);

@@ -22,6 +22,11 @@ export class Rational {
     return g === 1n ? new Rational(num, den) : new Rational(num / g, den / g);
   }
 
+  /** A rational the caller has already normalised (coprime, positive denominator): module-internal fast path. */
+  static normalised(num: bigint, den: bigint): Rational {
+    return new Rational(num, den);
+  }
+
   /** For display in debuggers and template strings: `p/q`. */
   toString(): string {
     return show(this);
@@ -54,13 +59,26 @@ export function parseRational(text: string): Rational | undefined {
   return Rational.of(sign === '-' ? -n : n, d);
 }
 
+/** Henrici's addition: reduce by the gcd of the denominators first, so the final gcd is small. */
 export function add(a: Rational, b: Rational): Rational {
-  return a.den === b.den ? Rational.of(a.num + b.num, a.den) : Rational.of(a.num * b.den + b.num * a.den, a.den * b.den);
+  if (a.num === 0n) return b;
+  if (b.num === 0n) return a;
+  const g = gcd(a.den, b.den);
+  if (g === 1n) return Rational.normalised(a.num * b.den + b.num * a.den, a.den * b.den);
+  const bg = b.den / g;
+  const t = a.num * bg + b.num * (a.den / g);
+  if (t === 0n) return ZERO;
+  const g2 = gcd(t < 0n ? -t : t, g);
+  return Rational.normalised(t / g2, (a.den / g2) * bg);
 }
 export function sub(a: Rational, b: Rational): Rational { return add(a, neg(b)); }
+/** Cross-cancelled multiplication: gcds of each numerator with the other denominator only. */
 export function mul(a: Rational, b: Rational): Rational {
-  if (a.den === 1n && b.den === 1n) return Rational.of(a.num * b.num, 1n);
-  return Rational.of(a.num * b.num, a.den * b.den);
+  if (a.num === 0n || b.num === 0n) return ZERO;
+  if (a.den === 1n && b.den === 1n) return Rational.normalised(a.num * b.num, 1n);
+  const g1 = gcd(a.num < 0n ? -a.num : a.num, b.den);
+  const g2 = gcd(b.num < 0n ? -b.num : b.num, a.den);
+  return Rational.normalised((a.num / g1) * (b.num / g2), (a.den / g2) * (b.den / g1));
 }
 /** Division; throws on a zero divisor (callers check first: division by zero is a stuck run, not a crash). */
 export function div(a: Rational, b: Rational): Rational { return Rational.of(a.num * b.den, a.den * b.num); }
