@@ -6,15 +6,13 @@
  * retrieved memory names it — every retrieved memory is.
  */
 import type { PropertySuite } from '../src/check/suite.ts';
-import { HOLDS, fails } from '../src/check/suite.ts';
-import { arbScenario } from '../src/generators/ppmf.ts';
 import { callTargets } from '../src/ppmf/binding.ts';
 import type { Branch, Scenario } from '../src/ppmf/scenario.ts';
 import { callRisk, runScenario } from '../src/ppmf/scenario.ts';
 import { targetKey } from '../src/ppmf/targets.ts';
 import type { PpmfCtx } from './ppmf-truth.ts';
-import { firstViolation as firstBranchViolation } from './ppmf-truth.ts';
-import { atMost, confirmedRaw, names, required, story, truthOf } from './ppmf-truth.ts';
+import { branchJudged } from './ppmf-truth.ts';
+import { atMost, confirmedRaw, names, required, truthOf } from './ppmf-truth.ts';
 
 /** Why an allowed call is unjustified, or undefined. */
 function violation(sc: Scenario, b: Branch): string | undefined {
@@ -42,23 +40,11 @@ function violation(sc: Scenario, b: Branch): string | undefined {
   return undefined;
 }
 
-function firstViolation(sc: Scenario, ctx: PpmfCtx): { b: Branch; why: string } | undefined {
-  return firstBranchViolation(sc, ctx, violation);
-}
-
 /** The gate-soundness suite. */
 export const ppmfGateSoundness: PropertySuite<Scenario, PpmfCtx> = {
   name: 'ppmf-gate-soundness',
   title: 'PPMF gate soundness: no call is allowed below its risk requirement without a same-target confirmation',
-  arbitrary: () => arbScenario,
-  check: (sc, ctx) => {
-    const v = firstViolation(sc, ctx);
-    return v === undefined ? HOLDS : fails(v.why);
-  },
-  show: (sc, ctx) => {
-    const v = firstViolation(sc, ctx);
-    return story(ctx, sc, v?.b, v === undefined ? [] : [`Unsound allow: ${v.why}.`]);
-  },
+  ...branchJudged(violation, 'Unsound allow'),
   stats: (sc, ctx) => {
     const bs = runScenario(ctx.system, sc);
     return {

@@ -5,16 +5,14 @@
  * Authority is what the SYSTEM believes (`authorityOf`); support trust is the platform truth.
  */
 import type { PropertySuite } from '../src/check/suite.ts';
-import { HOLDS, fails } from '../src/check/suite.ts';
-import { arbScenario } from '../src/generators/ppmf.ts';
 import { poolOf } from '../src/ppmf/records.ts';
 import type { Branch, Scenario } from '../src/ppmf/scenario.ts';
 import { CONSOLIDATED_ID } from '../src/ppmf/scenario.ts';
 import type { Target } from '../src/ppmf/targets.ts';
 import { aliasMentions, extractTargets, targetKey } from '../src/ppmf/targets.ts';
 import type { PpmfCtx } from './ppmf-truth.ts';
-import { firstViolation as firstBranchViolation } from './ppmf-truth.ts';
-import { atMost, confirmedRaw, least, names, story, trueTrust } from './ppmf-truth.ts';
+import { branchJudged } from './ppmf-truth.ts';
+import { atMost, confirmedRaw, least, names, trueTrust } from './ppmf-truth.ts';
 
 /** Action-relevant claims of a memory: the targets its content names, directly or by unique alias. */
 function claimsOf(content: string, sc: Scenario): readonly Target[] {
@@ -37,23 +35,11 @@ function violation(sc: Scenario, b: Branch): string | undefined {
   return undefined;
 }
 
-function firstViolation(sc: Scenario, ctx: PpmfCtx): { b: Branch; why: string } | undefined {
-  return firstBranchViolation(sc, ctx, violation);
-}
-
 /** The non-amplification suite. */
 export const ppmfNonAmplification: PropertySuite<Scenario, PpmfCtx> = {
   name: 'ppmf-non-amplification',
   title: 'PPMF non-amplification: no consolidated claim is believed above its least trusted support without a bound confirmation',
-  arbitrary: () => arbScenario,
-  check: (sc, ctx) => {
-    const v = firstViolation(sc, ctx);
-    return v === undefined ? HOLDS : fails(v.why);
-  },
-  show: (sc, ctx) => {
-    const v = firstViolation(sc, ctx);
-    return story(ctx, sc, v?.b, v === undefined ? [] : [`Amplification: ${v.why}.`]);
-  },
+  ...branchJudged(violation, 'Amplification'),
   stats: (sc) => ({
     'attack scenario': sc.kind === 'attack',
     'writer claims authority': sc.writer.responses.some((r) => ['relabel-workflow', 'claim-confirmed', 'user-preference'].includes(r.rewrite.style) || r.rewrite.claimChannel !== undefined),

@@ -5,6 +5,8 @@
  * Shared infrastructure (canonical targets, the pipeline) is imported; authority judgements are not.
  */
 import type { Channel, Risk, Trust } from '../src/ppmf/policy.ts';
+import { HOLDS, fails } from '../src/check/suite.ts';
+import { arbScenario } from '../src/generators/ppmf.ts';
 import { CHANNEL_TRUST, CHANNELS, REQUIRED_TRUST, TRUST_LEVELS } from '../src/ppmf/policy.ts';
 import type { ConfirmationLog } from '../src/ppmf/confirmations.ts';
 import type { Observation, ObservationPool } from '../src/ppmf/records.ts';
@@ -106,4 +108,22 @@ export function firstViolation(
     if (why !== undefined) return { b, why };
   }
   return undefined;
+}
+
+/**
+ * The shared part of a suite judged branch by branch: generate scenarios, fail on the first branch
+ * `violation` rejects, and tell the story with that branch (`label` names the kind of violation).
+ */
+export function branchJudged(violation: (sc: Scenario, b: Branch) => string | undefined, label: string) {
+  return {
+    arbitrary: () => arbScenario,
+    check: (sc: Scenario, ctx: PpmfCtx) => {
+      const v = firstViolation(sc, ctx, violation);
+      return v === undefined ? HOLDS : fails(v.why);
+    },
+    show: (sc: Scenario, ctx: PpmfCtx) => {
+      const v = firstViolation(sc, ctx, violation);
+      return story(ctx, sc, v?.b, v === undefined ? [] : [`${label}: ${v.why}.`]);
+    },
+  };
 }
