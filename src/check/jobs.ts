@@ -9,7 +9,7 @@ import { checkLattice } from '../../properties/lattice-laws.ts';
 import { checkDistributions } from '../../properties/distributions.ts';
 import { referenceCtx } from './context.ts';
 import { resolveVariant } from '../variants/catalogue.ts';
-import { variantSemantics } from '../variants/variant.ts';
+import { variantSemantics, variantSkippingRules } from '../variants/variant.ts';
 import { SKIPPING } from '../skipping/skipping.ts';
 import { UserError } from '../util/absurd.ts';
 import type { Profile } from '../generators/programs.ts';
@@ -34,32 +34,17 @@ export interface Job {
 
 export type JobStatus = 'holds' | 'fails' | 'vacuous' | 'error';
 
-export interface JobResult {
+/** A verdict as plain data (what a worker posts back): the runner's `Verdict` with the job it answers. */
+export interface JobResult extends Pick<Verdict<unknown>, 'title' | 'runs' | 'timeMs' | 'stats' | 'vacuous' | 'counterexample' | 'error'> {
   readonly job: Job;
-  readonly title: string;
   readonly status: JobStatus;
-  readonly runs: number;
-  readonly timeMs: number;
-  readonly stats: Readonly<Record<string, number>>;
-  readonly vacuous: readonly string[];
-  readonly counterexample?: {
-    readonly reason: string;
-    readonly pretty: string;
-    readonly seed: number;
-    readonly path: string;
-    readonly testsToFailure: number;
-    readonly shrinks: number;
-    /** The shrunk case itself (plain data) for saving to the corpus. */
-    readonly value: unknown;
-  };
-  readonly error?: string;
 }
 
 function toResult(job: Job, v: Verdict<unknown>): JobResult {
   const status: JobStatus = v.error && !v.counterexample ? 'error' : v.counterexample ? 'fails' : v.vacuous.length > 0 ? 'vacuous' : 'holds';
   return {
     job, title: v.title, status, runs: v.runs, timeMs: v.timeMs, stats: v.stats, vacuous: v.vacuous,
-    ...(v.counterexample ? { counterexample: { ...v.counterexample, value: v.counterexample.value } } : {}),
+    ...(v.counterexample ? { counterexample: v.counterexample } : {}),
     ...(v.error ? { error: v.error } : {}),
   };
 }
@@ -81,7 +66,7 @@ export async function runJob(job: Job): Promise<JobResult> {
   if (!suite) throw new UserError(`unknown suite ${JSON.stringify(job.suite)}`);
   const variant = job.variant ? await resolveVariant(job.variant) : undefined;
   const ctx = referenceCtx(lat, {
-    ...(variant ? { semantics: variantSemantics(variant), skipping: { ...SKIPPING, rules: { ...SKIPPING.rules, ...(variant.skippingRules ?? {}) } } } : {}),
+    ...(variant ? { semantics: variantSemantics(variant), skipping: { ...SKIPPING, rules: variantSkippingRules(variant) } } : {}),
     ...(job.profile ? { profile: job.profile } : {}),
   });
   // Saved counterexamples (the corpus) are tried first, as fast-check examples: a regression shows at once.

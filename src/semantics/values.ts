@@ -3,11 +3,6 @@ import type { Expr } from '../syntax/ast.ts';
 import type { Ev } from './ev.ts';
 import { prettyPrint } from '../syntax/printer.ts';
 
-/** Is this a `label` node. */
-export function isLabelE<L>(e: Expr<L>): e is Expr<L> & { kind: 'label' } {
-  return e.kind === 'label';
-}
-
 /** A short rendering of a value for a stuck reason (truncated with an explicit marker). */
 export function describeValue<L>(ev: Ev<L>, v: Expr<L>): string {
   const s = prettyPrint(v, ev.lat);

@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import type { RuleTable, Semantics } from '../semantics/rules-types.ts';
-import { REFERENCE, REFERENCE_RULES } from '../semantics/rules.ts';
+import { REFERENCE_RULES } from '../semantics/rules.ts';
 import { SKIPPING_RULES } from '../skipping/skipping.ts';
 import { UserError } from '../util/absurd.ts';
 import { RULE_NAMES } from '../semantics/config.ts';
@@ -29,8 +29,8 @@ export interface Variant {
   /** The replaced rules, by paper name. */
   readonly rules: Partial<RuleTable>;
   /**
-   * Replaced rules of the skipping semantics (rarely needed: by default a variant's replaced rules
-   * replace the same-named skipping rules too only when the variant says `alsoSkipping: true`).
+   * Replaced rules of the skipping semantics `⇓♯` (rarely needed): `rules` replace only the reference
+   * semantics; the skipping suites use `⇓♯` with these replacements.
    */
   readonly skippingRules?: Partial<RuleTable>;
   readonly expected?: Expectation;
@@ -78,4 +78,3 @@ export async function loadVariantFile(file: string): Promise<Variant> {
   return validateVariant(file, mod['default'] ?? mod['variant']);
 }
 
-export { REFERENCE };
