@@ -7,18 +7,17 @@
  * `llmbda hunt`'s minimiser (src/hunt/minimise.ts) continues from the shrunk case, as the hunt does.
  */
 import { parentPort } from 'node:worker_threads';
-import { runSuite, type Verdict } from '../src/check/suite.ts';
-import { referenceCtx, type LlmbdaCtx } from '../src/check/context.ts';
+import { runSuite, type Verdict } from '../src/runner/suite.ts';
+import { referenceCtx, type LlmbdaCtx } from '../src/llmbda/context.ts';
 import { latticeByName } from '../src/lattice/registry.ts';
-import { llmbdaSuiteByName } from '../properties/index.ts';
+import { llmbdaSuiteByName } from '../src/api/registry.ts';
 import { variantByName } from '../src/variants/catalogue.ts';
-import { variantSemantics } from '../src/variants/variant.ts';
-import { SKIPPING } from '../src/skipping/skipping.ts';
+import { variantSemantics, variantSkipping } from '../src/variants/variant.ts';
 import { programOf, type PairCase, type SingleCase } from '../src/generators/pairs.ts';
 import type { Profile } from '../src/generators/programs.ts';
 import { size } from '../src/syntax/helpers.ts';
 import type { Expr } from '../src/syntax/ast.ts';
-import { minimise } from '../src/hunt/minimise.ts';
+import { minimise } from '../src/llmbda/minimise.ts';
 
 /** One trial: plain data, so it can cross to a worker thread. */
 export interface TrialJob {
@@ -83,7 +82,7 @@ function contextOf(job: TrialJob): LlmbdaCtx<unknown> {
   if (!lat) throw new Error(`unknown lattice ${job.lattice}`);
   return referenceCtx(lat, {
     semantics: variantSemantics(v),
-    skipping: { ...SKIPPING, rules: { ...SKIPPING.rules, ...(v.skippingRules ?? {}) } },
+    skipping: variantSkipping(v),
     profile: job.profile,
   }) as LlmbdaCtx<unknown>;
 }

@@ -4,14 +4,15 @@
  */
 import * as Q from '../src/distributions/rational.ts';
 import { entries } from '../src/distributions/subdist.ts';
-import { fails, HOLDS, type PropertySuite } from '../src/check/suite.ts';
+import { fails, HOLDS, type PropertySuite } from '../src/runner/suite.ts';
 import { singleArb, type SingleCase } from '../src/generators/pairs.ts';
-import { runSingle, showSingle, type LlmbdaCtx } from '../src/check/context.ts';
+import { runSingle, showSingle, type LlmbdaCtx } from '../src/llmbda/context.ts';
 import { conversationKey, showConversation } from '../src/semantics/config.ts';
 import { prettyPrint } from '../src/syntax/printer.ts';
 
 export const confinement: PropertySuite<SingleCase<unknown>, LlmbdaCtx<unknown>> = {
   name: 'confinement',
+  caseKind: 'single',
   title: 'Lemma 1 (Confinement): results are labelled at least pc; conversations change only at pc ⊑ their label',
   arbitrary: (ctx) => singleArb({ lat: ctx.lat, endorse: true, profile: ctx.profile, ...(ctx.maxDepth ? { maxDepth: ctx.maxDepth } : {}) }),
   check: (c, ctx) => {

@@ -10,8 +10,8 @@ import fc from 'fast-check';
 import * as Q from '../src/distributions/rational.ts';
 import * as D from '../src/distributions/subdist.ts';
 import type { Key, SubDist } from '../src/distributions/subdist.ts';
-import { HOLDS, fails, runSuite } from '../src/check/suite.ts';
-import type { CaseOutcome, PropertySuite, Verdict } from '../src/check/suite.ts';
+import { HOLDS, fails, runSuite } from '../src/runner/suite.ts';
+import type { CaseOutcome, PropertySuite, Verdict } from '../src/runner/suite.ts';
 
 /** The sub-distribution operations under test. */
 export interface SubDistImpl {
@@ -233,6 +233,7 @@ function showKleisli(impl: SubDistImpl, f: Kleisli): string {
 /** `distributions`: monad laws, mass, compatibility, Lemmas 4 and 5. */
 export const distributionLaws: PropertySuite<DistCase, DistCtx> = {
   name: 'distributions',
+  caseKind: 'distributions',
   title: 'Sub-distribution laws: monad laws up to equals, mass(μ >>= f) ≤ mass(μ), μ ⌣ ν ⇔ Σ max ≤ 1, Lemma 4, Lemma 5',
   arbitrary: ({ impl }) =>
     fc

@@ -4,9 +4,9 @@
  * core grammar (and the derived shapes let / if / @) appears in at least 5 % of generated programs.
  * (That shrinking keeps pairs related is checked in test/generators*.test.ts, where the shrink tree is walked.)
  */
-import { fails, HOLDS, type PropertySuite } from '../src/check/suite.ts';
+import { fails, HOLDS, type PropertySuite } from '../src/runner/suite.ts';
 import { pairArb, programOf, conversationOf, type PairCase } from '../src/generators/pairs.ts';
-import { showPair, type LlmbdaCtx } from '../src/check/context.ts';
+import { showPair, type LlmbdaCtx } from '../src/llmbda/context.ts';
 import { eraseExpr, indistConversation } from '../src/observe/indist.ts';
 import type { Expr } from '../src/syntax/ast.ts';
 import { ALL_KINDS, forEachChild } from '../src/syntax/helpers.ts';
@@ -31,6 +31,7 @@ const CONSTRUCTS = [...ALL_KINDS, 'let', 'if', '@'];
 
 export const generators: PropertySuite<PairCase<unknown>, LlmbdaCtx<unknown>> = {
   name: 'generators',
+  caseKind: 'pair',
   title: 'Generator meta-properties: pairs are ∼m-related; every construct in ≥ 5 % of programs',
   // endorse on: this suite covers every construct
   arbitrary: (ctx) => pairArb({ lat: ctx.lat, endorse: true, profile: ctx.profile, ...(ctx.maxDepth ? { maxDepth: ctx.maxDepth } : {}) }),

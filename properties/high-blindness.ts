@@ -3,16 +3,17 @@
  */
 import * as Q from '../src/distributions/rational.ts';
 import { equals } from '../src/distributions/subdist.ts';
-import { fails, HOLDS, type PropertySuite } from '../src/check/suite.ts';
+import { fails, HOLDS, type PropertySuite } from '../src/runner/suite.ts';
 import type { PairCase } from '../src/generators/pairs.ts';
-import { showPair, type LlmbdaCtx } from '../src/check/context.ts';
-import { evalPair } from '../src/check/pair-eval.ts';
+import { showPair, type LlmbdaCtx } from '../src/llmbda/context.ts';
+import { evalPair } from '../src/llmbda/pair-eval.ts';
 import { observe } from '../src/observe/indist.ts';
-import { showObserved } from '../src/check/report.ts';
+import { showObserved } from '../src/llmbda/observed.ts';
 import { skippingPairArb } from './stripping.ts';
 
 export const highBlindness: PropertySuite<PairCase<unknown>, LlmbdaCtx<unknown>> = {
   name: 'high-blindness',
+  caseKind: 'pair',
   title: 'Lemma 12 (High-blindness): related inputs give equal ⟦·⟧♯ₘ for I-maximal m',
   arbitrary: skippingPairArb,
   check: (c, ctx) => {

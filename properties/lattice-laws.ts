@@ -5,8 +5,8 @@
  */
 import fc from 'fast-check';
 import { absurd } from '../src/util/absurd.ts';
-import { HOLDS, fails, runSuite } from '../src/check/suite.ts';
-import type { CaseOutcome, PropertySuite, Verdict } from '../src/check/suite.ts';
+import { HOLDS, fails, runSuite } from '../src/runner/suite.ts';
+import type { CaseOutcome, PropertySuite, Verdict } from '../src/runner/suite.ts';
 import type { AnyLattice } from '../src/lattice/lattice.ts';
 import type { PlainValue } from '../src/syntax/ast.ts';
 import { showPlain } from '../src/lattice/define.ts';
@@ -259,6 +259,7 @@ function safe(f: () => boolean): boolean {
 /** `lattice-laws`: join-semilattice with ⊥ and ⊤, consistent order, equality, encoding and factoring. */
 export const latticeLaws: PropertySuite<LatticeLawCase, LatticeCtx> = {
   name: 'lattice-laws',
+  caseKind: 'lattice-law',
   title: 'Lattice laws (spec §1): ⊔ is associative, commutative, idempotent with unit ⊥ and absorbing ⊤; ⊑ ⇔ ⊔; encodings round-trip; factoring laws',
   arbitrary: ({ lattice }) =>
     fc

@@ -2,14 +2,15 @@
  * Lemma 13: the total mass of `⟦·⟧♯` is at most 1.
  */
 import * as Q from '../src/distributions/rational.ts';
-import { fails, HOLDS, type PropertySuite } from '../src/check/suite.ts';
+import { fails, HOLDS, type PropertySuite } from '../src/runner/suite.ts';
 import type { PairCase } from '../src/generators/pairs.ts';
-import { showPair, type LlmbdaCtx } from '../src/check/context.ts';
-import { evalPair } from '../src/check/pair-eval.ts';
+import { showPair, type LlmbdaCtx } from '../src/llmbda/context.ts';
+import { evalPair } from '../src/llmbda/pair-eval.ts';
 import { skippingPairArb } from './stripping.ts';
 
 export const lemma13: PropertySuite<PairCase<unknown>, LlmbdaCtx<unknown>> = {
   name: 'lemma13',
+  caseKind: 'pair',
   title: 'Lemma 13: the skipping denotation has mass ≤ 1',
   arbitrary: skippingPairArb,
   check: (c, ctx) => {

@@ -3,13 +3,14 @@
  * final mass plus the reported missing mass (stuck, out of fuel) is exactly 1.
  */
 import * as Q from '../src/distributions/rational.ts';
-import { fails, HOLDS, type PropertySuite } from '../src/check/suite.ts';
+import { fails, HOLDS, type PropertySuite } from '../src/runner/suite.ts';
 import { singleArb, type SingleCase } from '../src/generators/pairs.ts';
-import { runSingle, showSingle, type LlmbdaCtx } from '../src/check/context.ts';
+import { runSingle, showSingle, type LlmbdaCtx } from '../src/llmbda/context.ts';
 import { isDistSpec } from '../src/generators/models.ts';
 
 export const lemma2: PropertySuite<SingleCase<unknown>, LlmbdaCtx<unknown>> = {
   name: 'lemma2',
+  caseKind: 'single',
   title: 'Lemma 2: the denotation has mass ≤ 1 (and mass + missing = 1 for IsDist models)',
   arbitrary: (ctx) => singleArb({ lat: ctx.lat, endorse: true, profile: ctx.profile, subModels: false, ...(ctx.maxDepth ? { maxDepth: ctx.maxDepth } : {}) }),
   check: (c, ctx) => {

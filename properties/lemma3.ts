@@ -4,14 +4,15 @@
  * are computed independently and must agree (and, on a sound semantics, both hold).
  */
 import { entries } from '../src/distributions/subdist.ts';
-import { fails, HOLDS, type PropertySuite } from '../src/check/suite.ts';
+import { fails, HOLDS, type PropertySuite } from '../src/runner/suite.ts';
 import { pairArb, type PairCase } from '../src/generators/pairs.ts';
-import { showPair, type LlmbdaCtx } from '../src/check/context.ts';
-import { evalPair, pairStats } from '../src/check/pair-eval.ts';
+import { showPair, type LlmbdaCtx } from '../src/llmbda/context.ts';
+import { evalPair, pairStats } from '../src/llmbda/pair-eval.ts';
 import { classKey, compare, observe } from '../src/observe/indist.ts';
 
 export const lemma3: PropertySuite<PairCase<unknown>, LlmbdaCtx<unknown>> = {
   name: 'lemma3',
+  caseKind: 'pair',
   title: 'Lemma 3: for deterministic models, TIPNI(m) ⇔ TINI(m) (both checked)',
   arbitrary: (ctx) => pairArb({ lat: ctx.lat, endorse: !ctx.lat.factoring, deterministicModels: true, profile: ctx.profile, ...(ctx.maxDepth ? { maxDepth: ctx.maxDepth } : {}) }),
   check: (c, ctx) => {

@@ -4,15 +4,16 @@
  */
 import * as Q from '../src/distributions/rational.ts';
 import { equals, mass } from '../src/distributions/subdist.ts';
-import { fails, HOLDS, type PropertySuite } from '../src/check/suite.ts';
+import { fails, HOLDS, type PropertySuite } from '../src/runner/suite.ts';
 import { pairArb, type PairCase } from '../src/generators/pairs.ts';
-import { showPair, type LlmbdaCtx } from '../src/check/context.ts';
-import { evalPair, pairStats } from '../src/check/pair-eval.ts';
+import { showPair, type LlmbdaCtx } from '../src/llmbda/context.ts';
+import { evalPair, pairStats } from '../src/llmbda/pair-eval.ts';
 import { compare, observe } from '../src/observe/indist.ts';
-import { showObserved } from '../src/check/report.ts';
+import { showObserved } from '../src/llmbda/observed.ts';
 
 export const lemma4: PropertySuite<PairCase<unknown>, LlmbdaCtx<unknown>> = {
   name: 'lemma4',
+  caseKind: 'pair',
   title: 'Lemma 4: compatible observations of total mass 1 are equal',
   arbitrary: (ctx) => pairArb({ lat: ctx.lat, endorse: !ctx.lat.factoring, profile: ctx.profile, fuel: { min: 30, max: 50 }, ...(ctx.maxDepth ? { maxDepth: ctx.maxDepth } : {}) }),
   check: (c, ctx) => {

@@ -3,15 +3,16 @@
  * `Δ(μ0, μ1) ≤ (div μ0 + div μ1)/2`, for the m-observations of two related runs.
  */
 import * as Q from '../src/distributions/rational.ts';
-import { fails, HOLDS, type PropertySuite } from '../src/check/suite.ts';
+import { fails, HOLDS, type PropertySuite } from '../src/runner/suite.ts';
 import { pairArb, type PairCase } from '../src/generators/pairs.ts';
-import { showPair, type LlmbdaCtx } from '../src/check/context.ts';
-import { evalPair, pairStats } from '../src/check/pair-eval.ts';
+import { showPair, type LlmbdaCtx } from '../src/llmbda/context.ts';
+import { evalPair, pairStats } from '../src/llmbda/pair-eval.ts';
 import { compare, observe } from '../src/observe/indist.ts';
-import { showObserved } from '../src/check/report.ts';
+import { showObserved } from '../src/llmbda/observed.ts';
 
 export const lemma5: PropertySuite<PairCase<unknown>, LlmbdaCtx<unknown>> = {
   name: 'lemma5',
+  caseKind: 'pair',
   title: 'Lemma 5: Δ(μ0, μ1) ≤ (div μ0 + div μ1)/2 on related runs',
   arbitrary: (ctx) => pairArb({ lat: ctx.lat, endorse: !ctx.lat.factoring, profile: ctx.profile, ...(ctx.maxDepth ? { maxDepth: ctx.maxDepth } : {}) }),
   check: (c, ctx) => {

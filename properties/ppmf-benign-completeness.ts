@@ -3,9 +3,9 @@
  * every target of the call has a readable event for (principal, target, risk, scope); "support
  * retrieved": the agent proposed the call (a retrieved memory names each target).
  */
-import type { PropertySuite } from '../src/check/suite.ts';
-import { HOLDS, fails } from '../src/check/suite.ts';
-import { arbBenignScenario } from '../src/generators/ppmf.ts';
+import type { PropertySuite } from '../src/runner/suite.ts';
+import { HOLDS, fails } from '../src/runner/suite.ts';
+import { arbBenignScenario } from '../src/ppmf/generators.ts';
 import { callTargets } from '../src/ppmf/binding.ts';
 import { showDecision } from '../src/ppmf/gate.ts';
 import type { Branch, Scenario } from '../src/ppmf/scenario.ts';
@@ -27,6 +27,7 @@ function firstMiss(sc: Scenario, ctx: PpmfCtx): Branch | undefined {
 /** The benign-completeness suite. */
 export const ppmfBenignCompleteness: PropertySuite<Scenario, PpmfCtx> = {
   name: 'ppmf-benign-completeness',
+  caseKind: 'scenario',
   title: 'PPMF benign completeness: a confirmed benign action with retrieved support is allowed',
   arbitrary: () => arbBenignScenario,
   check: (sc, ctx) => {

@@ -5,16 +5,17 @@
  * (src/bridge/generators.ts, `WriterResponse.benign`).
  */
 import * as Q from '../src/distributions/rational.ts';
-import { fails, HOLDS, type PropertySuite } from '../src/check/suite.ts';
+import { fails, HOLDS, type PropertySuite } from '../src/runner/suite.ts';
 import { isDistSpec } from '../src/generators/models.ts';
-import { belowRequirement, sameTargetConfirmation, type BridgeScenario } from '../src/bridge/scenario.ts';
-import { memoryProgram } from '../src/bridge/encode.ts';
-import { bridgeScenarioArb } from '../src/bridge/generators.ts';
-import { decisions, encodingOf, evalScenario, requirePpmf, showDecisions, showScenario, type BridgeCtx } from '../src/bridge/check.ts';
+import { belowRequirement, sameTargetConfirmation, type BridgeScenario } from '../src/ppmf/bridge/scenario.ts';
+import { memoryProgram } from '../src/ppmf/bridge/encode.ts';
+import { bridgeScenarioArb } from '../src/ppmf/bridge/generators.ts';
+import { decisions, encodingOf, evalScenario, requirePpmf, showDecisions, showScenario, type BridgeCtx } from '../src/ppmf/bridge/check.ts';
 
 /** Benign completeness in LLMbda: trusted or confirmed calls go through with probability 1. */
 export const ppmfBridgeBenignCompleteness: PropertySuite<BridgeScenario, BridgeCtx> = {
   name: 'ppmf-bridge-benign-completeness',
+  caseKind: 'bridge-scenario',
   title: 'PPMF bridge: a confirmed or fully trusted benign call is allowed with probability 1',
   arbitrary: (ctx) => { requirePpmf(ctx); return bridgeScenarioArb('benign'); },
   check: (s, ctx) => {

@@ -8,22 +8,23 @@
  */
 import * as Q from '../src/distributions/rational.ts';
 import { entries } from '../src/distributions/subdist.ts';
-import { fails, HOLDS, type PropertySuite } from '../src/check/suite.ts';
+import { fails, HOLDS, type PropertySuite } from '../src/runner/suite.ts';
 import { integrityOf } from '../src/lattice/lattice.ts';
 import { trustOf } from '../src/lattice/instances.ts';
 import { prettyPrint } from '../src/syntax/printer.ts';
 import { confinement } from './confinement.ts';
 import type { SingleCase } from '../src/generators/pairs.ts';
-import type { LlmbdaCtx } from '../src/check/context.ts';
-import { BRIDGE_LATTICE, belowRequirement, leastTrust, sourcesLabel, type BridgeScenario } from '../src/bridge/scenario.ts';
-import { consolidationProgram, memoryProgram, singleCaseOf } from '../src/bridge/encode.ts';
-import { bridgeScenarioArb } from '../src/bridge/generators.ts';
-import { decisions, encodingOf, evalScenario, requirePpmf, showDecisions, showScenario, type BridgeCtx } from '../src/bridge/check.ts';
+import type { LlmbdaCtx } from '../src/llmbda/context.ts';
+import { BRIDGE_LATTICE, belowRequirement, leastTrust, sourcesLabel, type BridgeScenario } from '../src/ppmf/bridge/scenario.ts';
+import { consolidationProgram, memoryProgram, singleCaseOf } from '../src/ppmf/bridge/encode.ts';
+import { bridgeScenarioArb } from '../src/ppmf/bridge/generators.ts';
+import { decisions, encodingOf, evalScenario, requirePpmf, showDecisions, showScenario, type BridgeCtx } from '../src/ppmf/bridge/check.ts';
 import { REQUIRED_TRUST } from '../src/ppmf/policy.ts';
 
 /** Non-amplification in LLMbda: Confinement, memory integrity ⊒ its sources, no call below the requirement. */
 export const ppmfBridgeNonAmplification: PropertySuite<BridgeScenario, BridgeCtx> = {
   name: 'ppmf-bridge-nonamplification',
+  caseKind: 'bridge-scenario',
   title: 'PPMF bridge: consolidation never raises authority (Confinement; memory integrity ⊒ least trusted source; no call below the requirement without a same-target confirmation)',
   arbitrary: (ctx) => { requirePpmf(ctx); return bridgeScenarioArb('adversarial'); },
   check: (s, ctx) => {

@@ -11,13 +11,13 @@
  */
 import * as Q from '../src/distributions/rational.ts';
 import { equals } from '../src/distributions/subdist.ts';
-import type { PropertySuite } from '../src/check/suite.ts';
+import type { PropertySuite } from '../src/runner/suite.ts';
 import { modelOf } from '../src/generators/models.ts';
 import { checkCompatible } from './tipni.ts';
-import { sameTargetConfirmation, type BridgeScenario } from '../src/bridge/scenario.ts';
-import { consolidationProgram, memoryProgram, pairCaseOf, writerMessages } from '../src/bridge/encode.ts';
-import { bridgeScenarioArb } from '../src/bridge/generators.ts';
-import { decisions, encodingOf, evalScenario, requirePpmf, showScenarioPair, type BridgeCtx } from '../src/bridge/check.ts';
+import { sameTargetConfirmation, type BridgeScenario } from '../src/ppmf/bridge/scenario.ts';
+import { consolidationProgram, memoryProgram, pairCaseOf, writerMessages } from '../src/ppmf/bridge/encode.ts';
+import { bridgeScenarioArb } from '../src/ppmf/bridge/generators.ts';
+import { decisions, encodingOf, evalScenario, requirePpmf, showScenarioPair, type BridgeCtx } from '../src/ppmf/bridge/check.ts';
 
 /** Do the writer's first answers differ between the two runs? */
 function writerAnswersDiffer(s: BridgeScenario): boolean {
@@ -29,6 +29,7 @@ function writerAnswersDiffer(s: BridgeScenario): boolean {
 /** TIPNI at the integrity observer on memory pairs (untrusted texts differ). */
 export const ppmfBridgeTipni: PropertySuite<BridgeScenario, BridgeCtx> = {
   name: 'ppmf-bridge-tipni',
+  caseKind: 'bridge-scenario',
   title: 'PPMF bridge: TIPNI at the integrity observer ⟨required trust, secret⟩ on memory pairs whose untrusted texts differ',
   arbitrary: (ctx) => { requirePpmf(ctx); return bridgeScenarioArb('pairs'); },
   check: (s, ctx) => checkCompatible(ctx, pairCaseOf(s, encodingOf(ctx))),

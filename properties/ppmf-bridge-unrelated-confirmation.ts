@@ -5,18 +5,19 @@
  */
 import * as Q from '../src/distributions/rational.ts';
 import { equals, show } from '../src/distributions/subdist.ts';
-import { fails, HOLDS, type PropertySuite } from '../src/check/suite.ts';
+import { fails, HOLDS, type PropertySuite } from '../src/runner/suite.ts';
 import { prettyPrint } from '../src/syntax/printer.ts';
 import type { Final } from '../src/semantics/config.ts';
 import type { PpmfLabel } from '../src/lattice/instances.ts';
-import { BRIDGE_LATTICE, belowRequirement, type BridgeScenario } from '../src/bridge/scenario.ts';
-import { memoryProgram } from '../src/bridge/encode.ts';
-import { bridgeScenarioArb } from '../src/bridge/generators.ts';
-import { decisions, encodingOf, evalScenario, requirePpmf, showDecisions, showScenario, type BridgeCtx } from '../src/bridge/check.ts';
+import { BRIDGE_LATTICE, belowRequirement, type BridgeScenario } from '../src/ppmf/bridge/scenario.ts';
+import { memoryProgram } from '../src/ppmf/bridge/encode.ts';
+import { bridgeScenarioArb } from '../src/ppmf/bridge/generators.ts';
+import { decisions, encodingOf, evalScenario, requirePpmf, showDecisions, showScenario, type BridgeCtx } from '../src/ppmf/bridge/check.ts';
 
 /** An unrelated confirmation changes nothing. */
 export const ppmfBridgeUnrelatedConfirmation: PropertySuite<BridgeScenario, BridgeCtx> = {
   name: 'ppmf-bridge-unrelated-confirmation',
+  caseKind: 'bridge-scenario',
   title: 'PPMF bridge: a confirmation for another target or risk never changes the outcome (never upgrades)',
   arbitrary: (ctx) => { requirePpmf(ctx); return bridgeScenarioArb('unrelated'); },
   check: (s, ctx) => {

@@ -4,10 +4,10 @@
  * retrieval returns; the agent proposes the call only when a retrieved memory names its targets.
  */
 import fc from 'fast-check';
-import type { PropertySuite } from '../src/check/suite.ts';
-import { HOLDS, fails } from '../src/check/suite.ts';
-import type { DecoySpec } from '../src/generators/ppmf.ts';
-import { arbDecoySpec, arbScenario, decoysFor } from '../src/generators/ppmf.ts';
+import type { PropertySuite } from '../src/runner/suite.ts';
+import { HOLDS, fails } from '../src/runner/suite.ts';
+import type { DecoySpec } from '../src/ppmf/generators.ts';
+import { arbDecoySpec, arbScenario, decoysFor } from '../src/ppmf/generators.ts';
 import { showDecision } from '../src/ppmf/gate.ts';
 import type { Branch, Scenario } from '../src/ppmf/scenario.ts';
 import { allowed, runBranch } from '../src/ppmf/scenario.ts';
@@ -37,6 +37,7 @@ function firstFlip(c: DecoyCase, ctx: PpmfCtx): { before: Branch; after: Branch 
 /** The decoy-robustness suite. */
 export const ppmfDecoyRobustness: PropertySuite<DecoyCase, PpmfCtx> = {
   name: 'ppmf-decoy-robustness',
+  caseKind: 'ppmf-decoys',
   title: 'PPMF decoy robustness: adding ≤ 20 same-domain decoys never turns a deny into an allow',
   arbitrary: () => fc.record({ scenario: arbScenario, decoys: arbDecoySpec }),
   check: (c, ctx) => {

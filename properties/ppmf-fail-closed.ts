@@ -5,9 +5,9 @@
  * the gate: corruption changes no content, so it changes neither retrieval nor the proposal.
  */
 import fc from 'fast-check';
-import type { PropertySuite } from '../src/check/suite.ts';
-import { HOLDS, fails } from '../src/check/suite.ts';
-import { arbCorruptions, arbScenario } from '../src/generators/ppmf.ts';
+import type { PropertySuite } from '../src/runner/suite.ts';
+import { HOLDS, fails } from '../src/runner/suite.ts';
+import { arbCorruptions, arbScenario } from '../src/ppmf/generators.ts';
 import { showDecision } from '../src/ppmf/gate.ts';
 import type { Branch, Corruption, Scenario } from '../src/ppmf/scenario.ts';
 import { runBranch } from '../src/ppmf/scenario.ts';
@@ -37,6 +37,7 @@ function firstFlip(c: CorruptionCase, ctx: PpmfCtx): { before: Branch; after: Br
 /** The fail-closed suite. */
 export const ppmfFailClosed: PropertySuite<CorruptionCase, PpmfCtx> = {
   name: 'ppmf-fail-closed',
+  caseKind: 'ppmf-corruptions',
   title: 'PPMF fail-closed monotonicity: removing or corrupting an authority field never turns a deny into an allow',
   arbitrary: () => fc.record({ scenario: arbScenario, corruptions: arbCorruptions }),
   check: (c, ctx) => {

@@ -5,7 +5,7 @@
  * retrieved memory naming it is truly trusted enough, or — the spec's fallback S(a) = R when no
  * retrieved memory names it — every retrieved memory is.
  */
-import type { PropertySuite } from '../src/check/suite.ts';
+import type { PropertySuite } from '../src/runner/suite.ts';
 import { callTargets } from '../src/ppmf/binding.ts';
 import type { Branch, Scenario } from '../src/ppmf/scenario.ts';
 import { callRisk, runScenario } from '../src/ppmf/scenario.ts';
@@ -43,6 +43,7 @@ function violation(sc: Scenario, b: Branch): string | undefined {
 /** The gate-soundness suite. */
 export const ppmfGateSoundness: PropertySuite<Scenario, PpmfCtx> = {
   name: 'ppmf-gate-soundness',
+  caseKind: 'scenario',
   title: 'PPMF gate soundness: no call is allowed below its risk requirement without a same-target confirmation',
   ...branchJudged(violation, 'Unsound allow'),
   stats: (sc, ctx) => {

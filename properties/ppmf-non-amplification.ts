@@ -4,7 +4,7 @@
  * q's target. `supp(q)` is the task-A sources naming q's target, or all of them when none does.
  * Authority is what the SYSTEM believes (`authorityOf`); support trust is the platform truth.
  */
-import type { PropertySuite } from '../src/check/suite.ts';
+import type { PropertySuite } from '../src/runner/suite.ts';
 import { poolOf } from '../src/ppmf/records.ts';
 import type { Branch, Scenario } from '../src/ppmf/scenario.ts';
 import { CONSOLIDATED_ID } from '../src/ppmf/scenario.ts';
@@ -38,6 +38,7 @@ function violation(sc: Scenario, b: Branch): string | undefined {
 /** The non-amplification suite. */
 export const ppmfNonAmplification: PropertySuite<Scenario, PpmfCtx> = {
   name: 'ppmf-non-amplification',
+  caseKind: 'scenario',
   title: 'PPMF non-amplification: no consolidated claim is believed above its least trusted support without a bound confirmation',
   ...branchJudged(violation, 'Amplification'),
   stats: (sc) => ({

@@ -5,22 +5,19 @@
  * Shared infrastructure (canonical targets, the pipeline) is imported; authority judgements are not.
  */
 import type { Channel, Risk, Trust } from '../src/ppmf/policy.ts';
-import { HOLDS, fails } from '../src/check/suite.ts';
-import { arbScenario } from '../src/generators/ppmf.ts';
+import { HOLDS, fails } from '../src/runner/suite.ts';
+import { arbScenario } from '../src/ppmf/generators.ts';
 import { CHANNEL_TRUST, CHANNELS, REQUIRED_TRUST, TRUST_LEVELS } from '../src/ppmf/policy.ts';
 import type { ConfirmationLog } from '../src/ppmf/confirmations.ts';
 import type { Observation, ObservationPool } from '../src/ppmf/records.ts';
 import { poolOf } from '../src/ppmf/records.ts';
 import type { Branch, Scenario } from '../src/ppmf/scenario.ts';
 import { CONSOLIDATED_ID, narrate, priorObservation, runScenario } from '../src/ppmf/scenario.ts';
-import type { MemorySystem } from '../src/ppmf/systems.ts';
+import type { PpmfCtx } from '../src/ppmf/context.ts';
 import type { AliasMap, Target } from '../src/ppmf/targets.ts';
 import { extractTargets, targetKey } from '../src/ppmf/targets.ts';
 
-/** The context every PPMF suite runs in: the system under test. */
-export interface PpmfCtx {
-  readonly system: MemorySystem;
-}
+export type { PpmfCtx } from '../src/ppmf/context.ts';
 
 /** A case of a relational PPMF property: a scenario plus whatever the property varies. */
 export interface WithScenario {

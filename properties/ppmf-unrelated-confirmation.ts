@@ -4,10 +4,10 @@
  * external-derived target: adding them to an attack scenario never turns "not allowed" into "allowed".
  */
 import fc from 'fast-check';
-import type { PropertySuite } from '../src/check/suite.ts';
-import { HOLDS, fails } from '../src/check/suite.ts';
-import type { UnrelatedSpec } from '../src/generators/ppmf.ts';
-import { arbAttackScenario, arbUnrelatedSpec, withUnrelated } from '../src/generators/ppmf.ts';
+import type { PropertySuite } from '../src/runner/suite.ts';
+import { HOLDS, fails } from '../src/runner/suite.ts';
+import type { UnrelatedSpec } from '../src/ppmf/generators.ts';
+import { arbAttackScenario, arbUnrelatedSpec, withUnrelated } from '../src/ppmf/generators.ts';
 import { showDecision } from '../src/ppmf/gate.ts';
 import type { Branch, Scenario } from '../src/ppmf/scenario.ts';
 import { allowed, runBranch } from '../src/ppmf/scenario.ts';
@@ -33,6 +33,7 @@ function firstFlip(c: UnrelatedCase, ctx: PpmfCtx): { before: Branch; after: Bra
 /** The unrelated-confirmation suite. */
 export const ppmfUnrelatedConfirmation: PropertySuite<UnrelatedCase, PpmfCtx> = {
   name: 'ppmf-unrelated-confirmation',
+  caseKind: 'ppmf-unrelated',
   title: 'PPMF rule 5: an unrelated confirmation or confirmed memory never upgrades an external-derived target',
   arbitrary: () => fc.record({ scenario: arbAttackScenario, unrelated: arbUnrelatedSpec }),
   check: (c, ctx) => {

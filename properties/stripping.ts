@@ -4,12 +4,12 @@
  */
 import * as Q from '../src/distributions/rational.ts';
 import { leq } from '../src/distributions/subdist.ts';
-import { fails, HOLDS, type PropertySuite } from '../src/check/suite.ts';
+import { fails, HOLDS, type PropertySuite } from '../src/runner/suite.ts';
 import { pairArb, type PairCase } from '../src/generators/pairs.ts';
-import { showPair, type LlmbdaCtx } from '../src/check/context.ts';
-import { evalPair } from '../src/check/pair-eval.ts';
+import { showPair, type LlmbdaCtx } from '../src/llmbda/context.ts';
+import { evalPair } from '../src/llmbda/pair-eval.ts';
 import { observe } from '../src/observe/indist.ts';
-import { showObserved } from '../src/check/report.ts';
+import { showObserved } from '../src/llmbda/observed.ts';
 
 /** Shared by the skipping suites: I-maximal observers, endorse included. */
 export function skippingPairArb(ctx: LlmbdaCtx<unknown>) {
@@ -19,6 +19,7 @@ export function skippingPairArb(ctx: LlmbdaCtx<unknown>) {
 
 export const stripping: PropertySuite<PairCase<unknown>, LlmbdaCtx<unknown>> = {
   name: 'stripping',
+  caseKind: 'pair',
   title: 'Lemma 11 (Stripping): ⟦·⟧ₘ ≤ ⟦·⟧♯ₘ pointwise for I-maximal m',
   arbitrary: skippingPairArb,
   check: (c, ctx) => {

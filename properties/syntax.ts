@@ -9,7 +9,7 @@
  *   exception. Inputs that parse also survive print-and-reparse.
  */
 import fc from 'fast-check';
-import { fails, HOLDS, type CaseOutcome, type PropertySuite } from '../src/check/suite.ts';
+import { fails, HOLDS, type CaseOutcome, type PropertySuite } from '../src/runner/suite.ts';
 import { denominator, numerator } from '../src/distributions/rational.ts';
 import { exprArb, stringArb } from '../src/generators/ast.ts';
 import type { Lattice } from '../src/lattice/lattice.ts';
@@ -55,6 +55,7 @@ const TRICKY = /["{}\\\n\t\r\u0000-\u001f]/;
 /** Round trip: `parse(p(e))` is structurally equal to `e` for every printer `p`. */
 export const roundTrip: PropertySuite<Expr<unknown>, RoundTripCtx> = {
   name: 'syntax-round-trip',
+  caseKind: 'expr',
   title: 'Printer round trip: parse(print(e)) = e and parse(prettyPrint(e)) = e',
   arbitrary: (ctx) => exprArb(ctx.lattice, { maxDepth: ctx.maxDepth ?? 6 }),
   check(e, ctx): CaseOutcome {
@@ -220,6 +221,7 @@ function badErrorReport(e: ParseError, source: string): string | undefined {
 /** Parsing never throws anything but a well-formed ParseError; what parses also re-prints and re-parses. */
 export const parserTotal: PropertySuite<SourceCase, ParserTotalCtx> = {
   name: 'parser-total',
+  caseKind: 'source',
   title: 'Parser totality: every input gives an AST or a ParseError with a correct position',
   arbitrary: (ctx) => sourceArb(ctx.lattice),
   check(c, ctx): CaseOutcome {

@@ -6,9 +6,9 @@
  */
 import * as Q from '../src/distributions/rational.ts';
 import { equals, show as showDist } from '../src/distributions/subdist.ts';
-import { fails, HOLDS, type PropertySuite } from '../src/check/suite.ts';
+import { fails, HOLDS, type PropertySuite } from '../src/runner/suite.ts';
 import { singleArb, type SingleCase } from '../src/generators/pairs.ts';
-import { runSingle, showSingle, type LlmbdaCtx } from '../src/check/context.ts';
+import { runSingle, showSingle, type LlmbdaCtx } from '../src/llmbda/context.ts';
 import { modelOf } from '../src/generators/models.ts';
 import { pevalDistribution } from '../src/semantics/oracle-tree.ts';
 
@@ -22,6 +22,7 @@ function pevalOf(c: SingleCase<unknown>, ctx: LlmbdaCtx<unknown>) {
 
 export const theorem3: PropertySuite<SingleCase<unknown>, LlmbdaCtx<unknown>> = {
   name: 'theorem3',
+  caseKind: 'single',
   title: 'Theorem 3 (Oracular correctness): peval under μ_M has exactly the distribution ⟦·⟧',
   arbitrary: (ctx) => singleArb({ lat: ctx.lat, endorse: true, profile: ctx.profile, ...(ctx.maxDepth ? { maxDepth: ctx.maxDepth } : {}) }),
   check: (c, ctx) => {

@@ -3,13 +3,13 @@
  * and every `pc`: `C0 ∼m C1` and `e0 ∼m e1` imply `⟦pc ⊢ C0,e0⟧ₘ ⌣ ⟦pc ⊢ C1,e1⟧ₘ`.
  */
 import * as Q from '../src/distributions/rational.ts';
-import { fails, HOLDS, type PropertySuite } from '../src/check/suite.ts';
+import { fails, HOLDS, type PropertySuite } from '../src/runner/suite.ts';
 import { pairArb, type PairCase } from '../src/generators/pairs.ts';
-import type { LlmbdaCtx } from '../src/check/context.ts';
-import { showPair } from '../src/check/context.ts';
-import { evalPair, pairStats } from '../src/check/pair-eval.ts';
+import type { LlmbdaCtx } from '../src/llmbda/context.ts';
+import { showPair } from '../src/llmbda/context.ts';
+import { evalPair, pairStats } from '../src/llmbda/pair-eval.ts';
 import { compare, observe } from '../src/observe/indist.ts';
-import { showObserved } from '../src/check/report.ts';
+import { showObserved } from '../src/llmbda/observed.ts';
 
 /** Check `⟦e0⟧ₘ ⌣ ⟦e1⟧ₘ` under the context's semantics. */
 export function checkCompatible<L>(ctx: LlmbdaCtx<L>, c: PairCase<L>) {
@@ -23,6 +23,7 @@ export function checkCompatible<L>(ctx: LlmbdaCtx<L>, c: PairCase<L>) {
 
 export const tipni: PropertySuite<PairCase<unknown>, LlmbdaCtx<unknown>> = {
   name: 'tipni',
+  caseKind: 'pair',
   title: 'Theorem 1 (TIPNI): related inputs give compatible m-observations',
   arbitrary: (ctx) => pairArb({ lat: ctx.lat, endorse: !ctx.lat.factoring, profile: ctx.profile, ...(ctx.maxDepth ? { maxDepth: ctx.maxDepth } : {}) }),
   check: (c, ctx) => checkCompatible(ctx, c),

@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import * as Q from '../src/distributions/rational.ts';
-import { runSuite, type Verdict } from '../src/check/suite.ts';
-import type { PropertySuite } from '../src/check/suite.ts';
+import { runSuite, type Verdict } from '../src/runner/suite.ts';
+import type { PropertySuite } from '../src/runner/suite.ts';
 import { checkCompatible } from '../properties/tipni.ts';
-import { PPMF_BRIDGE_SUITES } from '../properties/ppmf-bridge-suites.ts';
+import { PPMF_BRIDGE_SUITES } from '../src/api/registry.ts';
 import { ppmfBridgeNonAmplification } from '../properties/ppmf-bridge-nonamplification.ts';
 import { ppmfBridgeTipni } from '../properties/ppmf-bridge-tipni.ts';
 import { ppmfBridgeBenignCompleteness } from '../properties/ppmf-bridge-benign-completeness.ts';
 import { ppmfBridgeUnrelatedConfirmation } from '../properties/ppmf-bridge-unrelated-confirmation.ts';
-import { belowRequirement, isHighObservation, sameTargetConfirmation, type BridgeScenario } from '../src/bridge/scenario.ts';
-import { pairCaseOf, type Encoding } from '../src/bridge/encode.ts';
-import { BRIDGE_FUEL, UNTRUSTED_TEXTS, WRITER_RESPONSES } from '../src/bridge/generators.ts';
-import { bridgeCtx, bridgeVariantCtx, scenarioDecisions, type BridgeCtx } from '../src/bridge/check.ts';
-import { consolidationTrustsWriter, endorseKeepsIntegrity } from '../src/bridge/variants.ts';
+import { belowRequirement, isHighObservation, sameTargetConfirmation, type BridgeScenario } from '../src/ppmf/bridge/scenario.ts';
+import { pairCaseOf, type Encoding } from '../src/ppmf/bridge/encode.ts';
+import { BRIDGE_FUEL, UNTRUSTED_TEXTS, WRITER_RESPONSES } from '../src/ppmf/bridge/generators.ts';
+import { bridgeCtx, bridgeVariantCtx, scenarioDecisions, type BridgeCtx } from '../src/ppmf/bridge/check.ts';
+import { consolidationTrustsWriter, endorseKeepsIntegrity } from '../src/ppmf/bridge/variants.ts';
 
 type Suite = PropertySuite<BridgeScenario, BridgeCtx>;
 const RUNS = 200;

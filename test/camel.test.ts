@@ -20,7 +20,7 @@ import { compare, observe } from '../src/observe/indist.ts';
 import { modelOf } from '../src/generators/models.ts';
 import { variantByName } from '../src/variants/catalogue.ts';
 import { variantSemantics } from '../src/variants/variant.ts';
-import { comparePairwise, OK_MODEL, retryLoopObservations, retryLoopSource } from '../src/hunt/camel.ts';
+import { comparePairwise, OK_MODEL, retryLoopObservations, retryLoopSource } from '../src/llmbda/camel.ts';
 import type { Semantics } from '../src/semantics/rules-types.ts';
 
 const lat = latticeByName('powerset-us')!;

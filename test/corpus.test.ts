@@ -5,11 +5,12 @@
  */
 import { describe, it, expect } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
-import { runSuite } from '../src/check/suite.ts';
-import { corpusExamples, corpusFiles, entryCase, loadEntry } from '../src/hunt/corpus.ts';
-import { caseSize } from '../src/hunt/minimise.ts';
-import { replay } from '../src/hunt/hunt.ts';
-import { loadVariant, referenceCtxWith, suiteNamed, variantCtx } from '../src/hunt/context.ts';
+import { runSuite } from '../src/runner/suite.ts';
+import { corpusExamples, corpusFiles, entryCase, loadEntry } from '../src/llmbda/corpus.ts';
+import { caseSize } from '../src/llmbda/minimise.ts';
+import { replay } from '../src/api/hunt.ts';
+import { loadVariant, referenceCtxWith, variantCtx } from '../src/llmbda/variant-ctx.ts';
+import { suiteNamed } from '../src/api/registry.ts';
 import { latticeByName } from '../src/lattice/registry.ts';
 
 const files = corpusFiles();

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import * as Q from '../src/distributions/rational.ts';
 import * as D from '../src/distributions/subdist.ts';
-import { runSuite } from '../src/check/suite.ts';
+import { runSuite } from '../src/runner/suite.ts';
 import { DIST_LAWS, DOMAIN, REFERENCE_SUBDIST, checkDistributions, distributionLaws, outcomeKey } from '../properties/distributions.ts';
 import type { SubDistImpl } from '../properties/distributions.ts';
 

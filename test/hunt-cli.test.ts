@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadEntry } from '../src/hunt/corpus.ts';
+import { loadEntry } from '../src/llmbda/corpus.ts';
 
 interface Ran { readonly code: number; readonly stdout: string; readonly stderr: string }
 
@@ -33,7 +33,7 @@ describe('the CLI', () => {
       writeFileSync(bad, JSON.stringify({ ...loadEntry('counterexamples/recv-no-nsu-powerset-us-1.json'), fuel: 'lots' }));
       const [leak, clean, rp, malformed] = await Promise.all([
         llmbda('hunt', '--variant', 'clear-no-nsu', '--lattice', 'chain(3)', '--seed', '4', '--time', '20s', '--out', dir),
-        llmbda('hunt', '--variant', 'fork-joins-label', '--lattice', 'two-point', '--runs', '30', '--seed', '1', '--no-save'),
+        llmbda('hunt', '--variant', 'fork-joins-label', '--lattice', 'two-point', '--runs', '30', '--seed', '1'),
         llmbda('replay', 'counterexamples/clear-to-bottom-two-point-2.json'),
         llmbda('replay', bad),
       ]);

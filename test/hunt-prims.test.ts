@@ -7,12 +7,13 @@
  */
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { runSuite } from '../src/check/suite.ts';
+import { runSuite } from '../src/runner/suite.ts';
 import { latticeByName } from '../src/lattice/registry.ts';
 import type { PrimTable } from '../src/semantics/model.ts';
-import { callPrims, contractViolation, injectPrimCalls, primContract, withPrims } from '../src/hunt/prims.ts';
-import { loadVariant, referenceCtxWith, suiteNamed, variantCtx } from '../src/hunt/context.ts';
-import { hunt } from '../src/hunt/hunt.ts';
+import { callPrims, contractViolation, injectPrimCalls, primContract, withPrims } from '../src/llmbda/prims.ts';
+import { loadVariant, referenceCtxWith, variantCtx } from '../src/llmbda/variant-ctx.ts';
+import { suiteNamed } from '../src/api/registry.ts';
+import { hunt } from '../src/api/hunt.ts';
 import { programOf, type PairCase } from '../src/generators/pairs.ts';
 import { children } from '../src/syntax/helpers.ts';
 import type { Expr } from '../src/syntax/ast.ts';
@@ -63,7 +64,7 @@ describe('the theorem suites on programs that call new primitives', () => {
 
   it('safe primitives: a hunt over Confinement and TIPNI on the reference finds nothing', async () => {
     for (const suite of ['confinement', 'tipni']) {
-      const r = await hunt({ variant: 'reference', prims: SAFE, suite, lattices: ['powerset-us'], runs: 400, seed: 3, save: false });
+      const r = await hunt({ variant: 'reference', prims: SAFE, suite, lattices: ['powerset-us'], runs: 400, seed: 3 });
       expect(r.found, r.report).toBe(false);
       expect(r.searched.map((s) => s.suite)).toEqual(['prim-contract', suite]);
     }
@@ -84,11 +85,11 @@ describe('the theorem suites on programs that call new primitives', () => {
   });
 
   it('a first-class rule for prim "declassify" is caught by TIPNI; the same primitive under the reference rule is not', async () => {
-    const r = await hunt({ variant: 'examples/declassify-variant.ts', prims: DECLASSIFY_PRIMS, lattices: ['powerset-us'], seed: 1, timeMs: 20_000, save: false });
+    const r = await hunt({ variant: 'examples/declassify-variant.ts', prims: DECLASSIFY_PRIMS, lattices: ['powerset-us'], seed: 1, timeMs: 20_000 });
     expect(r.found).toBe(true);
     expect(r.finding!.suite).toBe('tipni');
     expect(r.finding!.entry.programs.join(' ')).toContain('prim "declassify"');
-    const ref = await hunt({ variant: 'reference', prims: DECLASSIFY_PRIMS, lattices: ['powerset-us'], runs: 400, seed: 1, save: false });
+    const ref = await hunt({ variant: 'reference', prims: DECLASSIFY_PRIMS, lattices: ['powerset-us'], runs: 400, seed: 1 });
     expect(ref.found).toBe(false);
     expect((await loadVariant('examples/declassify-variant.ts')).name).toBe('prim-declassify');
     expect(variantCtx(lat, await loadVariant('examples/declassify-variant.ts')).semantics.name).toBe('prim-declassify');

@@ -8,12 +8,14 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { hunt, replay } from '../src/hunt/hunt.ts';
-import { loadEntry, validateEntry, entryCase, type CorpusEntry } from '../src/hunt/corpus.ts';
-import { mergePrograms, showSkeleton, toRaw } from '../src/hunt/skeleton.ts';
-import { sideBySide } from '../src/hunt/report.ts';
-import { minimise, caseSize } from '../src/hunt/minimise.ts';
-import { variantCtx, loadVariant, suiteNamed, judge } from '../src/hunt/context.ts';
+import { hunt, replay } from '../src/api/hunt.ts';
+import { loadEntry, validateEntry, entryCase, type CorpusEntry } from '../src/llmbda/corpus.ts';
+import { mergePrograms, showSkeleton, toRaw } from '../src/generators/skeleton.ts';
+import { sideBySide } from '../src/llmbda/report.ts';
+import { minimise, caseSize } from '../src/llmbda/minimise.ts';
+import { variantCtx, loadVariant } from '../src/llmbda/variant-ctx.ts';
+import { suiteNamed } from '../src/api/registry.ts';
+import { judge } from '../src/runner/suite.ts';
 import { catalogueEntry } from '../src/variants/catalogue.ts';
 import { latticeByName } from '../src/lattice/registry.ts';
 import { pairArb, programOf } from '../src/generators/pairs.ts';
@@ -61,14 +63,14 @@ describe('hunt', () => {
   });
 
   it('is reproducible: the same seed finds the same case', async () => {
-    const a = await hunt({ variant: 'prim-shallow', lattices: ['chain(3)'], seed: 3, timeMs: 20_000, save: false });
-    const b = await hunt({ variant: 'prim-shallow', lattices: ['chain(3)'], seed: 3, timeMs: 20_000, save: false });
+    const a = await hunt({ variant: 'prim-shallow', lattices: ['chain(3)'], seed: 3, timeMs: 20_000 });
+    const b = await hunt({ variant: 'prim-shallow', lattices: ['chain(3)'], seed: 3, timeMs: 20_000 });
     expect(a.finding!.path).toBe(b.finding!.path);
     expect(a.finding!.entry.programs).toEqual(b.finding!.entry.programs);
   });
 
   it('gives a clean bill with the number of cases tried when nothing fails (a control)', async () => {
-    const r = await hunt({ variant: 'assert-drops-n-check', lattices: ['two-point', 'chain(3)'], runs: 40, seed: 1, timeMs: 20_000, save: false });
+    const r = await hunt({ variant: 'assert-drops-n-check', lattices: ['two-point', 'chain(3)'], runs: 40, seed: 1, timeMs: 20_000 });
     expect(r.found).toBe(false);
     expect(r.tried).toBe(80);
     expect(r.report).toContain('survived 80 generated cases');
@@ -87,7 +89,7 @@ describe('the minimiser', () => {
   it('keeps the case failing and never makes it larger', async () => {
     const lat = latticeByName('two-point')!;
     const ctx = variantCtx(lat, await loadVariant('app-at-pc'));
-    const r = await hunt({ variant: 'app-at-pc', lattices: ['two-point'], seed: 2, timeMs: 20_000, save: false, minimise: false });
+    const r = await hunt({ variant: 'app-at-pc', lattices: ['two-point'], seed: 2, timeMs: 20_000, minimise: false });
     const start = r.finding!.value;
     const m = minimise(suiteNamed('tipni'), ctx, start, 10_000);
     expect(judge(suiteNamed('tipni'), ctx, m.value).ok).toBe(false);

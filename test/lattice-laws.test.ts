@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { numerator } from '../src/distributions/rational.ts';
-import { runSuite } from '../src/check/suite.ts';
+import { runSuite } from '../src/runner/suite.ts';
 import type { AnyLattice, Lattice } from '../src/lattice/lattice.ts';
 import { US, chain, powersetUS, ppmfTrustSecrecy, product, twoPoint } from '../src/lattice/instances.ts';
 import type { USLabel } from '../src/lattice/instances.ts';

@@ -1,3 +1,4 @@
+import { PPMF_SUITES } from '../src/api/registry.ts';
 import { describe, expect, it } from 'vitest';
 import { huntPpmf } from '../src/ppmf/hunt.ts';
 import { UserError } from '../src/util/absurd.ts';
@@ -12,7 +13,7 @@ interface HuntJson {
 
 describe('huntPpmf', () => {
   it('finds the laundering story on no-defence, shrunk to one untrusted source, one memory, one call', () => {
-    const r = huntPpmf({ variant: 'no-defence', seed: 1, timeMs: 5000 });
+    const r = huntPpmf({ suites: PPMF_SUITES, variant: 'no-defence', seed: 1, timeMs: 5000 });
     expect(r.found).toBe(true);
     expect(r.tried).toBeGreaterThan(0);
     const j = r.json as HuntJson;
@@ -26,25 +27,25 @@ describe('huntPpmf', () => {
     expect(r.report).toContain('Replay: npx llmbda hunt --system ppmf --variant no-defence --seed 1');
   });
   it('replays: the same seed gives the same report', () => {
-    const a = huntPpmf({ variant: 'no-defence', seed: 77, timeMs: 5000 });
-    const b = huntPpmf({ variant: 'no-defence', seed: 77, timeMs: 5000 });
+    const a = huntPpmf({ suites: PPMF_SUITES, variant: 'no-defence', seed: 77, timeMs: 5000 });
+    const b = huntPpmf({ suites: PPMF_SUITES, variant: 'no-defence', seed: 77, timeMs: 5000 });
     expect(a.found).toBe(true);
     expect(b.report).toBe(a.report);
   });
   it('runs one suite when asked, with or without the ppmf- prefix', () => {
-    const r = huntPpmf({ variant: 'legacy-default', seed: 1, timeMs: 5000, suite: 'fail-closed' });
+    const r = huntPpmf({ suites: PPMF_SUITES, variant: 'legacy-default', seed: 1, timeMs: 5000, suite: 'fail-closed' });
     expect(r.found).toBe(true);
     expect((r.json as HuntJson).suite).toBe('ppmf-fail-closed');
     expect(r.report).toContain('--suite fail-closed');
   });
   it('finds nothing on ppmf within a small budget, and says so', () => {
-    const r = huntPpmf({ variant: 'ppmf', seed: 5, timeMs: 1500 });
+    const r = huntPpmf({ suites: PPMF_SUITES, variant: 'ppmf', seed: 5, timeMs: 1500 });
     expect(r.found).toBe(false);
     expect(r.tried).toBeGreaterThan(0);
     expect(r.report).toContain('no counterexample');
   });
   it('rejects unknown systems and suites with a UserError', () => {
-    expect(() => huntPpmf({ variant: 'nope' })).toThrow(UserError);
-    expect(() => huntPpmf({ variant: 'ppmf', suite: 'nope' })).toThrow(UserError);
+    expect(() => huntPpmf({ suites: PPMF_SUITES, variant: 'nope' })).toThrow(UserError);
+    expect(() => huntPpmf({ suites: PPMF_SUITES, variant: 'ppmf', suite: 'nope' })).toThrow(UserError);
   });
 });

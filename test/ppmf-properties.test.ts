@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { Verdict } from '../src/check/suite.ts';
-import { runSuite } from '../src/check/suite.ts';
+import type { Verdict } from '../src/runner/suite.ts';
+import { runSuite } from '../src/runner/suite.ts';
 import type { MemorySystem } from '../src/ppmf/systems.ts';
 import { CONTENT_FILTER, NO_DEFENCE, PPMF } from '../src/ppmf/systems.ts';
 import { systemByName } from '../src/ppmf/variants.ts';
 import type { Scenario } from '../src/ppmf/scenario.ts';
-import { PPMF_SUITES } from '../properties/ppmf-suites.ts';
-import type { AnyPpmfSuite } from '../properties/ppmf-suites.ts';
+import { PPMF_SUITES } from '../src/api/registry.ts';
+import type { AnyPpmfSuite } from '../src/ppmf/context.ts';
 import { ppmfNonAmplification } from '../properties/ppmf-non-amplification.ts';
 import { ppmfGateSoundness } from '../properties/ppmf-gate-soundness.ts';
 import { ppmfBenignCompleteness } from '../properties/ppmf-benign-completeness.ts';

@@ -19,7 +19,7 @@ import {
   decoysFor,
   fixedScenarios,
   instantiate,
-} from '../src/generators/ppmf.ts';
+} from '../src/ppmf/generators.ts';
 import { UserError } from '../src/util/absurd.ts';
 
 /** The paper's story: template 0 is "web page → resume workflow PM-A011". */

@@ -5,9 +5,9 @@
  * checks are unfalsifiable on total orders: pc ⊑ m ⊏ lc implies pc ⊑ lc).
  */
 import { describe, expect, it } from 'vitest';
-import { runSuite } from '../src/check/suite.ts';
-import { llmbdaSuiteByName } from '../properties/index.ts';
-import { referenceCtx } from '../src/check/context.ts';
+import { runSuite } from '../src/runner/suite.ts';
+import { llmbdaSuiteByName } from '../src/api/registry.ts';
+import { referenceCtx } from '../src/llmbda/context.ts';
 import { latticeByName } from '../src/lattice/registry.ts';
 import { SKIPPING, SKIPPING_RULES } from '../src/skipping/skipping.ts';
 import { REFERENCE_RULES } from '../src/semantics/rules.ts';

@@ -6,9 +6,9 @@
  */
 import { describe, it, expect } from 'vitest';
 import * as Q from '../src/distributions/rational.ts';
-import { llmbdaSuiteByName, LLMBDA_SUITES } from '../properties/index.ts';
-import { runSuite } from '../src/check/suite.ts';
-import { referenceCtx, type LlmbdaCtx } from '../src/check/context.ts';
+import { llmbdaSuiteByName, LLMBDA_SUITES } from '../src/api/registry.ts';
+import { runSuite } from '../src/runner/suite.ts';
+import { referenceCtx, type LlmbdaCtx } from '../src/llmbda/context.ts';
 import { latticeByName } from '../src/lattice/registry.ts';
 import { variantByName } from '../src/variants/catalogue.ts';
 import { variantSemantics } from '../src/variants/variant.ts';

@@ -5,9 +5,9 @@
  * are recorded in docs/properties.md.
  */
 import { describe, it, expect } from 'vitest';
-import { LLMBDA_SUITES } from '../properties/index.ts';
-import { runSuite } from '../src/check/suite.ts';
-import { referenceCtx } from '../src/check/context.ts';
+import { LLMBDA_SUITES } from '../src/api/registry.ts';
+import { runSuite } from '../src/runner/suite.ts';
+import { referenceCtx } from '../src/llmbda/context.ts';
 import { latticeByName, SHIPPED_LATTICES } from '../src/lattice/registry.ts';
 
 const RUNS = 200;

@@ -4,7 +4,7 @@
  * whose `toLabel` crashes, each yield a shrunk counterexample that replays from seed and path.
  */
 import { describe, expect, it } from 'vitest';
-import { runSuite } from '../src/check/suite.ts';
+import { runSuite } from '../src/runner/suite.ts';
 import type { Lattice } from '../src/lattice/lattice.ts';
 import type { Expr, PlainValue } from '../src/syntax/ast.ts';
 import { exprEquals, size } from '../src/syntax/helpers.ts';

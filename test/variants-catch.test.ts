@@ -4,10 +4,11 @@
  * budget. (Shrinking against the smallest known counterexample: variants-shrink.test.ts.)
  */
 import { describe, it, expect } from 'vitest';
-import { runSuite } from '../src/check/suite.ts';
+import { runSuite } from '../src/runner/suite.ts';
 import { CATALOGUE } from '../src/variants/catalogue.ts';
 import { latticeByName } from '../src/lattice/registry.ts';
-import { variantCtx, suiteNamed } from '../src/hunt/context.ts';
+import { variantCtx } from '../src/llmbda/variant-ctx.ts';
+import { suiteNamed } from '../src/api/registry.ts';
 
 /** Generated cases each (variant, lattice) may take to fail (measured worst: about 1,500; see docs/variants.md). */
 const CASE_BUDGET = 5000;

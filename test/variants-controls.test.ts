@@ -5,10 +5,11 @@
  * per control is `npm run hunt:controls`.
  */
 import { describe, it, expect } from 'vitest';
-import { runSuite } from '../src/check/suite.ts';
+import { runSuite } from '../src/runner/suite.ts';
 import { variantByName } from '../src/variants/catalogue.ts';
 import { latticeByName, SHIPPED_LATTICES } from '../src/lattice/registry.ts';
-import { suiteNamed, variantCtx } from '../src/hunt/context.ts';
+import { variantCtx } from '../src/llmbda/variant-ctx.ts';
+import { suiteNamed } from '../src/api/registry.ts';
 
 /** Cases per control, split over the shipped lattices. */
 const CONTROL_CASES = 2000;

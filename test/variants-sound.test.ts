@@ -7,10 +7,11 @@
  * docs/variants.md), and Confinement on the trivially factored two-point and chain(3).
  */
 import { describe, it, expect } from 'vitest';
-import { runSuite } from '../src/check/suite.ts';
+import { runSuite } from '../src/runner/suite.ts';
 import { variantByName } from '../src/variants/catalogue.ts';
 import { latticeByName } from '../src/lattice/registry.ts';
-import { suiteNamed, variantCtx } from '../src/hunt/context.ts';
+import { variantCtx } from '../src/llmbda/variant-ctx.ts';
+import { suiteNamed } from '../src/api/registry.ts';
 
 function survives(variant: string, suite: string, lattice: string, runs: number, seed: number): void {
   const v = runSuite(suiteNamed(suite), variantCtx(latticeByName(lattice)!, variantByName(variant)!), { runs, seed });

@@ -9,7 +9,7 @@ import { availableParallelism, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 /** The repository root (this file is `bench/lib/doc.ts`). */
-export const ROOT: string = fileURLToPath(new URL('../../', import.meta.url));
+export const ROOT: string = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The benchmark document both scripts update. */
 export const DOC_PATH: string = `${ROOT}docs/benchmarks.md`;

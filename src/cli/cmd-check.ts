@@ -7,11 +7,9 @@ import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
 import pc from 'picocolors';
 import { SHIPPED_LATTICES, resolveLattice } from '../lattice/registry.ts';
-import { LLMBDA_SUITES } from '../../properties/index.ts';
-import { PPMF_SUITES } from '../../properties/ppmf-suites.ts';
-import { PPMF_BRIDGE_SUITES } from '../../properties/ppmf-bridge-suites.ts';
-import { runJobs } from '../check/pool.ts';
-import type { Job, JobResult } from '../check/jobs.ts';
+import { PPMF_SUITES, PPMF_BRIDGE_SUITES, LLMBDA_SUITES, checkSuiteNames } from '../api/registry.ts';
+import { runPool } from '../runner/pool.ts';
+import { CHECK_JOBS, jobCost, type Job, type JobResult } from '../api/jobs.ts';
 import { UserError } from '../util/absurd.ts';
 import { integer, positiveInt } from './common.ts';
 import { renderTable } from './table.ts';
@@ -36,7 +34,7 @@ export function registerCheck(program: Command, result: CommandResult): void {
     .description('run the property suites (theorems, lemmas, lattice laws) and print a verdict table')
     .option('--runs <n>', 'generated cases per (suite, lattice)', positiveInt('--runs'), 2000)
     .option('--seed <s>', 'seed (default: random; printed for replay)', integer('--seed'))
-    .option('--suite <name>', `only this suite (repeatable): ${[...LLMBDA_SUITES.map((s) => s.name), 'lattice-laws', 'distributions', ...PPMF_SUITES.map((s) => s.name), ...PPMF_BRIDGE_SUITES.map((s) => s.name)].join(', ')}`, collect)
+    .option('--suite <name>', `only this suite (repeatable): ${checkSuiteNames().join(', ')}`, collect)
     .option('--lattice <name|file.ts>', 'only this lattice (repeatable): a shipped name or a user lattice file', collect)
     .option('--variant <name|file.ts>', 'check a variant semantics instead of the reference')
     .option('--workers <n>', 'worker threads (default: one per core)', positiveInt('--workers'))
@@ -48,7 +46,7 @@ export function registerCheck(program: Command, result: CommandResult): void {
       const userLattices = lattices.filter((l) => /\.(ts|js|mts|mjs)$/.test(l));
       // Validate lattices up front, in this thread, so a bad file fails with one clear message.
       for (const l of lattices) await resolveLattice(l);
-      const known = new Set([...LLMBDA_SUITES.map((s) => s.name), 'lattice-laws', 'distributions', ...PPMF_SUITES.map((s) => s.name), ...PPMF_BRIDGE_SUITES.map((s) => s.name)]);
+      const known = new Set(checkSuiteNames());
       for (const s of opts.suite ?? []) if (!known.has(s)) throw new UserError(`unknown suite ${JSON.stringify(s)}; suites are ${[...known].join(', ')}`);
       const wanted = (s: string): boolean => !opts.suite || opts.suite.includes(s);
       const jobs: Job[] = [];
@@ -73,10 +71,10 @@ export function registerCheck(program: Command, result: CommandResult): void {
       const lawJobs = jobs.filter((j) => j.suite === 'lattice-laws' && userLattices.includes(j.lattice));
       const rest = jobs.filter((j) => !lawJobs.includes(j));
       const tick = (r: JobResult, _d: number): void => { bar?.increment(1, { last: `${r.job.suite} on ${r.job.lattice}: ${r.status}` }); };
-      const lawResults = await runJobs(lawJobs, { workers: 1, onDone: tick });
+      const lawResults = await runPool(lawJobs, CHECK_JOBS, { workers: 1, onDone: tick });
       const brokenUser = new Set(lawResults.filter((r) => r.status !== 'holds').map((r) => r.job.lattice));
       const runnable = rest.filter((j) => !brokenUser.has(j.lattice));
-      const results = [...lawResults, ...(await runJobs(runnable, { ...(opts.workers ? { workers: opts.workers } : {}), onDone: tick }))];
+      const results = [...lawResults, ...(await runPool(runnable, CHECK_JOBS, { ...(opts.workers ? { workers: opts.workers } : {}), cost: jobCost, onDone: tick }))];
       bar?.stop();
       const allOk = results.every((r) => r.status === 'holds') && brokenUser.size === 0;
       result.exitCode = allOk ? 0 : 1;

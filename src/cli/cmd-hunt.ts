@@ -6,13 +6,13 @@
  * `llmbda replay FILE.json`: judge a saved case under the reference semantics and under its variant
  * (exit 0 when both verdicts are as recorded, 1 otherwise).
  */
-import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { UserError } from '../util/absurd.ts';
 import { duration, integer, positiveInt } from './common.ts';
 import type { CommandResult } from './main.ts';
-import { hunt, replay } from '../hunt/hunt.ts';
-import { allSuiteNames } from '../hunt/context.ts';
+import { hunt, replay } from '../api/hunt.ts';
+import { allSuiteNames, PPMF_SUITES } from '../api/registry.ts';
+import { huntPpmf } from '../ppmf/hunt.ts';
 
 interface HuntFlags {
   variant?: string;
@@ -24,23 +24,11 @@ interface HuntFlags {
   prims?: string;
   system: string;
   json?: boolean;
-  save: boolean;
-  out: string;
+  out?: string;
   minimise: boolean;
 }
 
 const collect = (v: string, prev: string[] | undefined): string[] => [...(prev ?? []), v];
-
-/** The PPMF hunter's entry point (src/ppmf/hunt.ts, loaded only when asked for). */
-type PpmfHunt = (opts: { variant: string; seed?: number; timeMs?: number; suite?: string }) => { found: boolean; tried: number; report: string; json?: unknown };
-
-async function loadPpmfHunt(): Promise<PpmfHunt> {
-  const url = new URL('../ppmf/hunt.ts', import.meta.url);
-  if (!existsSync(url)) throw new UserError('--system ppmf: the PPMF hunter (src/ppmf/hunt.ts) is not installed in this checkout');
-  const mod = (await import(url.href)) as { huntPpmf?: PpmfHunt };
-  if (typeof mod.huntPpmf !== 'function') throw new UserError('--system ppmf: src/ppmf/hunt.ts does not export huntPpmf');
-  return mod.huntPpmf;
-}
 
 /** Register `hunt` and `replay`. */
 export function registerHunt(program: Command, result: CommandResult): void {
@@ -55,14 +43,12 @@ export function registerHunt(program: Command, result: CommandResult): void {
     .option('--runs <n>', 'at most this many cases per (suite, lattice)', positiveInt('--runs'))
     .option('--prims <file.ts>', 'a module exporting `prims` (a primitive table) added to every model; generated programs call them')
     .option('--system <name>', 'llmbda (default) or ppmf (hunts the PPMF suites; --variant names a PPMF system)', 'llmbda')
-    .option('--out <dir>', 'where to save the counterexample', 'counterexamples')
-    .option('--no-save', 'do not save the counterexample')
+    .option('--out <dir>', 'save the counterexample in this folder (nothing is written without it)')
     .option('--no-minimise', 'skip the minimiser after fast-check\'s shrinking')
     .option('--json', 'machine-readable output')
     .action(async (flags: HuntFlags) => {
       if (flags.system === 'ppmf') {
-        const huntPpmf = await loadPpmfHunt();
-        const r = huntPpmf({ variant: flags.variant ?? 'ppmf', timeMs: flags.time, ...(flags.seed !== undefined ? { seed: flags.seed } : {}), ...(flags.suite ? { suite: flags.suite } : {}) });
+        const r = huntPpmf({ suites: PPMF_SUITES, variant: flags.variant ?? 'ppmf', timeMs: flags.time, ...(flags.seed !== undefined ? { seed: flags.seed } : {}), ...(flags.suite ? { suite: flags.suite } : {}) });
         process.stdout.write(flags.json ? `${JSON.stringify(r.json ?? { found: r.found, tried: r.tried }, null, 2)}\n` : `${r.report}\n`);
         result.exitCode = r.found ? 1 : 0;
         return;
@@ -77,7 +63,7 @@ export function registerHunt(program: Command, result: CommandResult): void {
         ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
         ...(flags.runs !== undefined ? { runs: flags.runs } : {}),
         ...(flags.prims ? { primsFile: flags.prims } : {}),
-        save: flags.save ? flags.out : false,
+        ...(flags.out !== undefined ? { save: flags.out } : {}),
         minimise: flags.minimise,
       });
       result.exitCode = r.found ? 1 : 0;

@@ -4,8 +4,8 @@
  */
 import type { Command } from 'commander';
 import { UserError } from '../util/absurd.ts';
-import type { Family } from '../generators/ppmf.ts';
-import { FAMILIES } from '../generators/ppmf.ts';
+import type { Family } from '../ppmf/generators.ts';
+import { FAMILIES } from '../ppmf/generators.ts';
 import { ppmfTable, ppmfTableJson, renderPpmfTable } from '../ppmf/table.ts';
 
 interface TableOpts {

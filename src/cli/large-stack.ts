@@ -11,7 +11,9 @@ import { StackLimitError } from '../semantics/ev.ts';
 export type TaskName = 'run';
 
 export async function inLargeStack<T>(task: TaskName, args: unknown, stackMb: number): Promise<T> {
-  const worker = new Worker(new URL('./large-stack-entry.js', import.meta.url), {
+  // From the sources a bootstrap registers tsx first; the compiled package starts the worker module directly.
+  const entry = import.meta.url.endsWith('.ts') ? './large-stack-entry.js' : './large-stack-worker.js';
+  const worker = new Worker(new URL(entry, import.meta.url), {
     workerData: { task, args },
     resourceLimits: { stackSizeMb: stackMb },
   });

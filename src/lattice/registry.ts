@@ -1,9 +1,9 @@
 /**
  * Lattices by name, and user lattices loaded from a `.ts`/`.js` file (`--lattice ./my-lattice.ts`).
  */
+import { importUserModule } from '../util/user-module.ts';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { UserError } from '../util/absurd.ts';
 import type { AnyLattice } from './lattice.ts';
 import { MAX_CHAIN, chain, powersetUS, ppmfTrustSecrecy, product, twoPoint } from './instances.ts';
@@ -91,12 +91,7 @@ export async function resolveLattice(spec: string): Promise<AnyLattice> {
   }
   const abs = resolve(spec);
   if (!existsSync(abs)) throw new UserError(`lattice file ${abs} does not exist`);
-  let mod: Record<string, unknown>;
-  try {
-    mod = (await import(pathToFileURL(abs).href)) as Record<string, unknown>;
-  } catch (e) {
-    throw new UserError(`could not load lattice file ${abs}: ${e instanceof Error ? e.message : String(e)}`);
-  }
+  const mod = await importUserModule(abs, 'lattice file');
   let exported = mod['default'] ?? mod['lattice'];
   if (exported === undefined) {
     throw new UserError(`lattice file ${abs} has neither a default export nor an export named 'lattice'`);

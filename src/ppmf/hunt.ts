@@ -3,15 +3,17 @@
  * stop at the first failure, shrink it, and tell the story the paper tells — untrusted page →
  * laundered memory → high-risk call allowed — with the seed and the command that replays it.
  */
-import { runSuite } from '../check/suite.ts';
+import { drive } from '../runner/hunt.ts';
+import { defaultSeed } from '../runner/seed.ts';
 import { UserError } from '../util/absurd.ts';
-import type { AnyPpmfSuite } from '../../properties/ppmf-suites.ts';
-import { PPMF_SUITES } from '../../properties/ppmf-suites.ts';
+import type { AnyPpmfSuite, PpmfCtx } from './context.ts';
 import type { Scenario } from './scenario.ts';
 import { systemByName } from './variants.ts';
 
-/** Options of a hunt. */
-export interface HuntOptions {
+/** Options of a PPMF hunt. */
+export interface PpmfHuntOptions {
+  /** The suites to search, in order (the registry's `PPMF_SUITES`: injected, this module knows none). */
+  readonly suites: readonly AnyPpmfSuite[];
   /** System or variant name (`no-defence`, `gate-only`, `ppmf`, `loose-confirmation`, …). */
   readonly variant: string;
   readonly seed?: number;
@@ -21,8 +23,8 @@ export interface HuntOptions {
   readonly suite?: string;
 }
 
-/** The result of a hunt. */
-export interface HuntResult {
+/** The result of a PPMF hunt. */
+export interface PpmfHuntResult {
   readonly found: boolean;
   /** Cases generated over all suites run. */
   readonly tried: number;
@@ -34,10 +36,10 @@ export interface HuntResult {
 /** Cases per suite before moving on (the time budget may stop a suite earlier). */
 const RUNS_PER_SUITE = 2000;
 
-function suitesFor(name: string | undefined): readonly AnyPpmfSuite[] {
-  if (name === undefined) return PPMF_SUITES;
-  const s = PPMF_SUITES.find((x) => x.name === name || x.name === `ppmf-${name}`);
-  if (s === undefined) throw new UserError(`unknown PPMF suite ${JSON.stringify(name)}; choose one of: ${PPMF_SUITES.map((x) => x.name).join(', ')}`);
+function suitesFor(all: readonly AnyPpmfSuite[], name: string | undefined): readonly AnyPpmfSuite[] {
+  if (name === undefined) return all;
+  const s = all.find((x) => x.name === name || x.name === `ppmf-${name}`);
+  if (s === undefined) throw new UserError(`unknown PPMF suite ${JSON.stringify(name)}; choose one of: ${all.map((x) => x.name).join(', ')}`);
   return [s];
 }
 
@@ -48,22 +50,19 @@ function scenarioOf(c: unknown): Scenario | undefined {
   return 'sources' in c ? (c as Scenario) : undefined;
 }
 
-/** Hunt for a counterexample to the PPMF properties on one system. */
-export function huntPpmf(opts: HuntOptions): HuntResult {
+/** Hunt for a counterexample to the PPMF properties on one system (on the shared hunt driver). */
+export function huntPpmf(opts: PpmfHuntOptions): PpmfHuntResult {
   const system = systemByName(opts.variant);
-  const suites = suitesFor(opts.suite);
-  const seed = opts.seed ?? Date.now() % 2_147_483_647;
-  const budget = opts.timeMs ?? 10_000;
+  const suites = suitesFor(opts.suites, opts.suite);
+  const seed = opts.seed ?? defaultSeed();
   const started = performance.now();
   const replay = `npx llmbda hunt --system ppmf --variant ${system.name} --seed ${seed}${opts.suite !== undefined ? ` --suite ${opts.suite}` : ''}`;
-  let tried = 0;
-  for (const [i, suite] of suites.entries()) {
-    const left = budget - (performance.now() - started);
-    const share = Math.max(200, left / (suites.length - i));
-    const v = runSuite(suite, { system }, { runs: RUNS_PER_SUITE, seed, timeoutMs: share });
-    tried += v.runs;
-    const cx = v.counterexample;
-    if (cx === undefined && v.error === undefined) continue;
+  const ctx: PpmfCtx = { system };
+  const d = drive(suites.map((suite) => ({ suite, ctx, label: system.name })), { seed, timeMs: opts.timeMs ?? 10_000, runs: RUNS_PER_SUITE, minShareMs: 200 });
+  const tried = d.tried;
+  const suite = d.hit?.target.suite ?? d.error?.target.suite;
+  if (suite !== undefined) {
+    const cx = d.hit?.counterexample;
     const sc = scenarioOf(cx?.value);
     const shape =
       sc === undefined
@@ -79,7 +78,7 @@ export function huntPpmf(opts: HuntOptions): HuntResult {
       `PPMF hunt on system ${system.name}: ${system.summary}`,
       `FOUND a counterexample to ${suite.name} — ${suite.title}`,
       cx === undefined
-        ? `error: ${v.error ?? ''}`
+        ? `error: ${d.error?.message ?? ''}`
         : `after ${cx.testsToFailure} case(s), shrunk ${cx.shrinks} time(s); seed ${seed}, path ${cx.path}`,
       ...(cx === undefined ? [] : [`Why: ${cx.reason}`, '', cx.pretty]),
       '',
@@ -97,7 +96,7 @@ export function huntPpmf(opts: HuntOptions): HuntResult {
         path: cx?.path ?? '',
         testsToFailure: cx?.testsToFailure ?? 0,
         shrinks: cx?.shrinks ?? 0,
-        reason: cx?.reason ?? v.error ?? '',
+        reason: cx?.reason ?? d.error?.message ?? '',
         shape,
         story: cx?.pretty ?? '',
         replay,

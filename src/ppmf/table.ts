@@ -7,8 +7,8 @@
  */
 import type { Rational } from '../distributions/rational.ts';
 import { ONE, ZERO, add, div, isZero, rat, show as showRat, sub, toDecimal } from '../distributions/rational.ts';
-import type { Family } from '../generators/ppmf.ts';
-import { FAMILIES, eventsForCall, fixedScenarios, withDecoys } from '../generators/ppmf.ts';
+import type { Family } from './generators.ts';
+import { FAMILIES, eventsForCall, fixedScenarios, withDecoys } from './generators.ts';
 import { bindSupport, callTargets } from './binding.ts';
 import { appendConfirmation } from './confirmations.ts';
 import type { CaseMix, Corruption, Rates, Scenario } from './scenario.ts';

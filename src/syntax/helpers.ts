@@ -7,7 +7,7 @@
  */
 import { eq } from '../distributions/rational.ts';
 import { absurd } from '../util/absurd.ts';
-import type { Lattice } from '../lattice/lattice.ts';
+import type { LabelOps } from './label-ops.ts';
 import * as A from './ast.ts';
 import type { BareValue, Expr, ExprKind, PlainValue, Value } from './ast.ts';
 
@@ -224,7 +224,7 @@ export interface ExprDifference<L> {
  * Structural comparison: labels by `lat.equals`, numbers by exact rational equality, record
  * fields in order. Returns the first difference, or undefined when the ASTs are equal.
  */
-export function exprDiff<L>(lat: Lattice<L>, a: Expr<L>, b: Expr<L>): ExprDifference<L> | undefined {
+export function exprDiff<L>(lat: LabelOps<L>, a: Expr<L>, b: Expr<L>): ExprDifference<L> | undefined {
   const stack: [Expr<L>, Expr<L>, string][] = [[a, b, '']];
   for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
     const [x, y, path] = top;
@@ -319,7 +319,7 @@ export function exprDiff<L>(lat: Lattice<L>, a: Expr<L>, b: Expr<L>): ExprDiffer
 }
 
 /** Structural equality (labels via `lat.equals`, numbers via exact rational equality). */
-export function exprEquals<L>(lat: Lattice<L>, a: Expr<L>, b: Expr<L>): boolean {
+export function exprEquals<L>(lat: LabelOps<L>, a: Expr<L>, b: Expr<L>): boolean {
   return exprDiff(lat, a, b) === undefined;
 }
 
@@ -436,7 +436,7 @@ const DEEP_LABEL = new WeakMap<object, WeakMap<object, unknown>>();
 const STRIPPED = new WeakMap<object, Expr<never>>();
 
 /** `deepLabel(e)`: the join of every label anywhere inside `e` (fields, elements, lambda bodies). */
-export function deepLabel<L>(lat: Lattice<L>, e: Expr<L>): L {
+export function deepLabel<L>(lat: LabelOps<L>, e: Expr<L>): L {
   let cache = DEEP_LABEL.get(lat) as WeakMap<object, L> | undefined;
   if (!cache) DEEP_LABEL.set(lat, (cache = new WeakMap()));
   const known = cache;
@@ -457,7 +457,7 @@ export function deepLabel<L>(lat: Lattice<L>, e: Expr<L>): L {
 }
 
 /** The join of all labels in `e`, using (but not filling) the cache for inner lambdas. */
-function joinLabelsInside<L>(lat: Lattice<L>, e: Expr<L>, known: WeakMap<object, L>): L {
+function joinLabelsInside<L>(lat: LabelOps<L>, e: Expr<L>, known: WeakMap<object, L>): L {
   let acc = lat.bottom;
   const stack: Expr<L>[] = [e];
   for (let x = stack.pop(); x !== undefined; x = stack.pop()) {
@@ -493,12 +493,12 @@ export function stripValue<L>(V: Value<L>): PlainValue {
 }
 
 /** `flatten(V) = deepLabel(V):stripLabels(V)`. */
-export function flatten<L>(lat: Lattice<L>, V: Value<L>): { readonly label: L; readonly value: PlainValue } {
+export function flatten<L>(lat: LabelOps<L>, V: Value<L>): { readonly label: L; readonly value: PlainValue } {
   return { label: deepLabel(lat, V), value: stripValue(V) };
 }
 
 /** `wrapValues(v)`: put ⊥ on every nested field and element of a label-free value (lambda bodies untouched). */
-export function wrapValues<L>(lat: Lattice<L>, v: PlainValue): BareValue<L> {
+export function wrapValues<L>(lat: LabelOps<L>, v: PlainValue): BareValue<L> {
   switch (v.kind) {
     case 'num': case 'str': case 'bool': case 'null': case 'lam':
       return v;

@@ -6,7 +6,7 @@
  * exception is `ParseError`: nesting is capped at `MAX_NESTING` so deep input cannot overflow the stack.
  */
 import { neg } from '../distributions/rational.ts';
-import type { Lattice } from '../lattice/lattice.ts';
+import type { LabelOps } from './label-ops.ts';
 import * as A from './ast.ts';
 import type { Expr, PlainValue } from './ast.ts';
 import { DEFAULT_FILE, ParseError, SourceMap } from './errors.ts';
@@ -40,12 +40,12 @@ export const MAX_NESTING = 1000;
  * Parse a program: optional top-level definitions `let x = e` (no `in`), then a final expression.
  * Throws `ParseError` (and nothing else, for a lawful lattice) on malformed input.
  */
-export function parse<L>(source: string, lattice: Lattice<L>, opts: ParseOptions = {}): Expr<L> {
+export function parse<L>(source: string, lattice: LabelOps<L>, opts: ParseOptions = {}): Expr<L> {
   return run(source, lattice, opts, (p) => p.program());
 }
 
 /** `parse`, with the error returned as a value instead of thrown. */
-export function tryParse<L>(source: string, lattice: Lattice<L>, opts: ParseOptions = {}): ParseResult<L> {
+export function tryParse<L>(source: string, lattice: LabelOps<L>, opts: ParseOptions = {}): ParseResult<L> {
   try {
     return { ok: true, expr: parse(source, lattice, opts) };
   } catch (e) {
@@ -58,11 +58,11 @@ export function tryParse<L>(source: string, lattice: Lattice<L>, opts: ParseOpti
  * Parse a file of top-level definitions only (e.g. the prelude): the ordered list of
  * `let name = expr` definitions, with no substitution between them. An empty file gives `[]`.
  */
-export function parseDefinitions<L>(source: string, lattice: Lattice<L>, opts: ParseOptions = {}): Definition<L>[] {
+export function parseDefinitions<L>(source: string, lattice: LabelOps<L>, opts: ParseOptions = {}): Definition<L>[] {
   return run(source, lattice, opts, (p) => p.definitionsOnly());
 }
 
-function run<L, T>(source: string, lattice: Lattice<L>, opts: ParseOptions, go: (p: Parser<L>) => T): T {
+function run<L, T>(source: string, lattice: LabelOps<L>, opts: ParseOptions, go: (p: Parser<L>) => T): T {
   const map = new SourceMap(source, opts.file ?? DEFAULT_FILE);
   const parser = new Parser(map, lex(map), lattice);
   try {
@@ -157,7 +157,7 @@ class Parser<L> {
   constructor(
     private readonly map: SourceMap,
     private readonly tokens: readonly Token[],
-    private readonly lattice: Lattice<L>,
+    private readonly lattice: LabelOps<L>,
   ) {
     this.limit = tokens.length - 1;
   }

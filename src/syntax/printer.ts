@@ -11,7 +11,7 @@
  * are bare only where nothing follows them.
  */
 import { denominator, numerator, type Rational } from '../distributions/rational.ts';
-import type { Lattice } from '../lattice/lattice.ts';
+import type { LabelOps } from './label-ops.ts';
 import { absurd } from '../util/absurd.ts';
 import type { Expr, Value } from './ast.ts';
 import { BINOPS, type BinOp } from './helpers.ts';
@@ -79,22 +79,22 @@ export interface PrettyOptions {
 }
 
 /** The core AST in surface syntax, derived forms expanded; `parse` gives `e` back. */
-export function print<L>(e: Expr<L>, lattice: Lattice<L>): string {
+export function print<L>(e: Expr<L>, lattice: LabelOps<L>): string {
   return printWith(e, lattice, CORE_STYLE);
 }
 
 /** `print` on a value `l:v`. */
-export function printValue<L>(V: Value<L>, lattice: Lattice<L>): string {
+export function printValue<L>(V: Value<L>, lattice: LabelOps<L>): string {
   return print(V, lattice);
 }
 
 /** Surface syntax with the derived forms re-sugared; `parse` gives `e` back. */
-export function prettyPrint<L>(e: Expr<L>, lattice: Lattice<L>, opts: PrettyOptions = {}): string {
+export function prettyPrint<L>(e: Expr<L>, lattice: LabelOps<L>, opts: PrettyOptions = {}): string {
   return printWith(e, lattice, opts.multiline ? { ...PRETTY_STYLE, multiline: true } : PRETTY_STYLE);
 }
 
 /** Print in a given style (the printers above, or a variant such as a deliberately broken one). */
-export function printWith<L>(e: Expr<L>, lattice: Lattice<L>, style: PrintStyle): string {
+export function printWith<L>(e: Expr<L>, lattice: LabelOps<L>, style: PrintStyle): string {
   return new Printer(lattice, style).top(e);
 }
 
@@ -251,7 +251,7 @@ const task = <L>(e: Expr<L>, ctx: Level, rightOpen: boolean): Task<L> => ({ e, c
 /** Writes text from a stack of parts (no recursion, so any depth prints). */
 class Printer<L> {
   constructor(
-    private readonly lattice: Lattice<L>,
+    private readonly lattice: LabelOps<L>,
     private readonly style: PrintStyle,
   ) {}
 

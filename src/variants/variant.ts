@@ -2,12 +2,10 @@
  * Variants: the reference rule table with some rules replaced, plus a name and one sentence saying
  * what changes. Users write them in their own `.ts` file (see examples/my-variant.ts and docs/variants.md).
  */
-import { pathToFileURL } from 'node:url';
-import { resolve } from 'node:path';
-import { existsSync } from 'node:fs';
+import { importUserModule } from '../util/user-module.ts';
 import type { RuleTable, Semantics } from '../semantics/rules-types.ts';
 import { REFERENCE_RULES } from '../semantics/rules.ts';
-import { SKIPPING_RULES } from '../skipping/skipping.ts';
+import { SKIPPING, SKIPPING_RULES } from '../skipping/skipping.ts';
 import { UserError } from '../util/absurd.ts';
 import { RULE_NAMES } from '../semantics/config.ts';
 
@@ -51,9 +49,9 @@ export function variantSemantics(v: Variant): Semantics {
   return { name: v.name, description: v.description, rules: { ...REFERENCE_RULES, ...v.rules } };
 }
 
-/** The skipping semantics under a variant (only `skippingRules` are replaced). */
-export function variantSkippingRules(v: Variant): RuleTable {
-  return { ...SKIPPING_RULES, ...(v.skippingRules ?? {}) };
+/** The skipping semantics `⇓♯` under a variant: the skipping table with the variant's `skippingRules`. */
+export function variantSkipping(v: Variant): Semantics {
+  return { ...SKIPPING, rules: { ...SKIPPING_RULES, ...(v.skippingRules ?? {}) } };
 }
 
 /** Validate an object loaded from a user file as a Variant. */
@@ -72,9 +70,7 @@ export function validateVariant(file: string, x: unknown): Variant {
 
 /** Load a variant from a user `.ts`/`.js` file (default export, or export named `variant`). */
 export async function loadVariantFile(file: string): Promise<Variant> {
-  const abs = resolve(file);
-  if (!existsSync(abs)) throw new UserError(`cannot read variant file ${file}: no such file`);
-  const mod = (await import(pathToFileURL(abs).href)) as Record<string, unknown>;
+  const mod = await importUserModule(file, 'variant file');
   return validateVariant(file, mod['default'] ?? mod['variant']);
 }
 

@@ -1,0 +1,88 @@
+/**
+ * A check job is one (suite, lattice) run, described by plain data so it can run in a worker thread.
+ * `runJob` resolves the names, runs the suite and returns a serialisable result.
+ */
+import { runSuite, type Verdict } from '../runner/suite.ts';
+import type { JobModule } from '../runner/pool.ts';
+import { resolveLattice } from '../lattice/registry.ts';
+import { checkLattice } from '../../properties/lattice-laws.ts';
+import { checkDistributions } from '../../properties/distributions.ts';
+import { referenceCtx } from '../llmbda/context.ts';
+import { resolveVariant } from '../variants/catalogue.ts';
+import { variantSemantics, variantSkipping } from '../variants/variant.ts';
+import { UserError } from '../util/absurd.ts';
+import type { Profile } from '../generators/programs.ts';
+import { PPMF_SUITES, PPMF_BRIDGE_SUITES, llmbdaSuiteByName } from './registry.ts';
+import { PPMF } from '../ppmf/systems.ts';
+import { bridgeCtx, bridgeVariantCtx } from '../ppmf/bridge/check.ts';
+import { corpusExamples } from '../llmbda/corpus.ts';
+import { minimise } from '../llmbda/minimise.ts';
+
+export interface Job {
+  readonly suite: string;
+  /** Lattice name or user file (`-` for lattice-independent suites). */
+  readonly lattice: string;
+  readonly runs: number;
+  readonly seed: number;
+  readonly variant?: string;
+  readonly path?: string;
+  readonly timeoutMs?: number;
+  readonly profile?: Profile;
+}
+
+export type JobStatus = 'holds' | 'fails' | 'vacuous' | 'error';
+
+/** A verdict as plain data (what a worker posts back): the runner's `Verdict` with the job it answers. */
+export interface JobResult extends Pick<Verdict<unknown>, 'title' | 'runs' | 'timeMs' | 'stats' | 'vacuous' | 'counterexample' | 'error'> {
+  readonly job: Job;
+  readonly status: JobStatus;
+}
+
+function toResult(job: Job, v: Verdict<unknown>): JobResult {
+  const status: JobStatus = v.error && !v.counterexample ? 'error' : v.counterexample ? 'fails' : v.vacuous.length > 0 ? 'vacuous' : 'holds';
+  return {
+    job, title: v.title, status, runs: v.runs, timeMs: v.timeMs, stats: v.stats, vacuous: v.vacuous,
+    ...(v.counterexample ? { counterexample: v.counterexample } : {}),
+    ...(v.error ? { error: v.error } : {}),
+  };
+}
+
+/** The job module the worker pool runs (`runPool(jobs, CHECK_JOBS)`). */
+export const CHECK_JOBS: JobModule<Job, JobResult> = { url: new URL(import.meta.url), run: (job) => runJob(job) };
+
+/** A job's relative cost, for scheduling the longest first: bridge cases are whole memory pipelines. */
+export function jobCost(job: Job): number {
+  return job.runs * (job.lattice === 'ppmf' ? 10 : 1);
+}
+
+/** Run one job in this thread. */
+export async function runJob(job: Job): Promise<JobResult> {
+  const opts = { runs: job.runs, seed: job.seed, ...(job.path ? { path: job.path } : {}), ...(job.timeoutMs ? { timeoutMs: job.timeoutMs } : {}) };
+  if (job.suite === 'distributions') return toResult(job, checkDistributions(opts) as Verdict<unknown>);
+  const ppmfSuite = PPMF_SUITES.find((s) => s.name === job.suite);
+  if (ppmfSuite) return toResult(job, runSuite(ppmfSuite, { system: PPMF }, opts) as Verdict<unknown>);
+  const bridgeSuite = PPMF_BRIDGE_SUITES.find((s) => s.name === job.suite);
+  if (bridgeSuite) {
+    const v = job.variant ? await resolveVariant(job.variant) : undefined;
+    return toResult(job, runSuite(bridgeSuite, v ? bridgeVariantCtx(v) : bridgeCtx(), opts) as Verdict<unknown>);
+  }
+  const lat = await resolveLattice(job.lattice);
+  if (job.suite === 'lattice-laws') return toResult(job, checkLattice(lat, opts) as Verdict<unknown>);
+  const suite = llmbdaSuiteByName(job.suite);
+  if (!suite) throw new UserError(`unknown suite ${JSON.stringify(job.suite)}`);
+  const variant = job.variant ? await resolveVariant(job.variant) : undefined;
+  const ctx = referenceCtx(lat, {
+    ...(variant ? { semantics: variantSemantics(variant), skipping: variantSkipping(variant) } : {}),
+    ...(job.profile ? { profile: job.profile } : {}),
+  });
+  // Saved counterexamples (the corpus) are tried first, as fast-check examples: a regression shows at once.
+  const examples = corpusExamples(suite.name, lat);
+  const verdict = runSuite(suite, ctx, { ...opts, ...(examples.length ? { examples } : {}) });
+  const ce = verdict.counterexample;
+  if (!ce || verdict.error) return toResult(job, verdict);
+  // fast-check shrinks choices in place; the hunt's minimiser also lifts subterms (tens of milliseconds).
+  const m = minimise(suite, ctx, ce.value as never, 2_000);
+  const outcome = suite.check(m.value, ctx);
+  const reason = outcome.ok ? ce.reason : outcome.reason;
+  return toResult(job, { ...verdict, counterexample: { ...ce, value: m.value, reason, pretty: suite.show(m.value, ctx) } });
+}

@@ -1,0 +1,199 @@
+/**
+ * The hunt report: everything a person needs to understand a counterexample without the tool —
+ * both programs side by side with the differing high parts marked, observer, lattice, model and
+ * conversations, the two m-observer distributions as a table of fractions with a bar per class,
+ * `Σ max` against 1, the seed and path, and the command that replays it.
+ */
+import * as Q from '../distributions/rational.ts';
+import { entries, type SubDist } from '../distributions/subdist.ts';
+import type { Expr } from '../syntax/ast.ts';
+import type { Lattice } from '../lattice/lattice.ts';
+import { children, withChildren } from '../syntax/helpers.ts';
+import { prettyPrint } from '../syntax/printer.ts';
+import type { Final } from '../semantics/config.ts';
+import { showConversation } from '../semantics/config.ts';
+import { classKey } from '../observe/indist.ts';
+import { showModelSpec } from '../generators/models.ts';
+import { conversationOf, programOf, type PairCase, type SingleCase } from '../generators/pairs.ts';
+import type { LlmbdaCtx } from './context.ts';
+import { runSide, runSingle } from './context.ts';
+import { failureKey } from '../semantics/config.ts';
+import type { Evaluation } from '../semantics/evaluate.ts';
+import { holeCount, showSkeleton } from '../generators/skeleton.ts';
+
+const BAR = 20;
+
+/** An ASCII bar of `w` (a weight in [0, 1]) out of `BAR` cells: `#` filled, `.` empty. */
+export function bar(w: Q.Rational): string {
+  const n = Math.max(0, Math.min(BAR, Math.round(Q.toNumber(w) * BAR)));
+  return '#'.repeat(n) + '.'.repeat(BAR - n);
+}
+
+/** A final configuration as its observer sees it: high labelled parts and a high conversation shown as `•`. */
+export function showObservedFinal<L>(lat: Lattice<L>, m: L, f: Final<L>): string {
+  const erase = (e: Expr<L>): Expr<L> =>
+    e.kind === 'label' && !lat.leq(e.label, m) ? { kind: 'var', name: '__erased__' } : withChildren(e, children(e).map(erase));
+  const conv = lat.leq(f.conv.label, m) ? showConversation(lat, f.conv) : '•';
+  return `${conv} ⊢ ${prettyPrint(erase(f.value), lat).replace(/__erased__/g, '•')}`;
+}
+
+/** One `∼m` class with its weight in each run. */
+export interface ObservedRow {
+  readonly shown: string;
+  readonly w0: Q.Rational;
+  readonly w1: Q.Rational;
+}
+
+/** The m-observations of two denotations, one row per `∼m` class (classes in canonical order). */
+export function observedRows<L>(lat: Lattice<L>, m: L, d0: SubDist<Final<L>>, d1: SubDist<Final<L>>): ObservedRow[] {
+  const key = classKey(lat, m);
+  const rows = new Map<string, { shown: string; w0: Q.Rational; w1: Q.Rational }>();
+  for (const [side, d] of [[0, d0], [1, d1]] as const) {
+    for (const [f, w] of entries(d)) {
+      const k = key(f);
+      const r = rows.get(k) ?? { shown: showObservedFinal(lat, m, f), w0: Q.ZERO, w1: Q.ZERO };
+      if (side === 0) r.w0 = Q.add(r.w0, w); else r.w1 = Q.add(r.w1, w);
+      rows.set(k, r);
+    }
+  }
+  return [...rows.keys()].sort().map((k) => rows.get(k)!);
+}
+
+/** `Σ_q max(μ0(q), μ1(q))` of the rows. */
+export function rowsMaxSum(rows: readonly ObservedRow[]): Q.Rational {
+  return rows.reduce((a, r) => Q.add(a, Q.max(r.w0, r.w1)), Q.ZERO);
+}
+
+/** The table: fractions and a bar per class and run, then the mass of each run and `Σ max` against 1. */
+export function renderObserved(rows: readonly ObservedRow[], heads: readonly [string, string] = ['run 0', 'run 1']): string {
+  const frac = (w: Q.Rational): string => Q.show(w).padStart(7);
+  const cell = (w: Q.Rational): string => `${frac(w)} ${bar(w)}`;
+  const width = 8 + BAR;
+  const out = [`  ${heads[0].padEnd(width)}  ${heads[1].padEnd(width)}  what m sees (conversation ⊢ value)`];
+  for (const r of rows) out.push(`  ${cell(r.w0)}  ${cell(r.w1)}  ${r.shown}`);
+  if (rows.length === 0) out.push('  (both runs have mass 0: nothing terminates)');
+  const m0 = rows.reduce((a, r) => Q.add(a, r.w0), Q.ZERO), m1 = rows.reduce((a, r) => Q.add(a, r.w1), Q.ZERO);
+  out.push(`  ${`mass ${Q.show(m0)}`.padEnd(width)}  mass ${Q.show(m1)}`);
+  const ms = rowsMaxSum(rows);
+  out.push(`  Σ max = ${Q.show(ms)} ${Q.lt(Q.ONE, ms) ? '> 1: incompatible — no single sub-distribution covers both, so m can tell the runs apart (a leak)' : '≤ 1: compatible (what m sees is explained by one sub-distribution)'}`);
+  return out.join('\n');
+}
+
+/** Where each run's missing mass went (stuck, out of fuel). */
+function missingLines<L>(e: Evaluation<L>, who: string): string[] {
+  const out = e.missing.map((x) => `  ${who}: ${Q.show(x.weight)} ${failureKey(x.failure)}`);
+  if (!Q.isZero(e.modelDeficit)) out.push(`  ${who}: ${Q.show(e.modelDeficit)} withheld by the model`);
+  return out;
+}
+
+/** Two texts side by side (each cut into lines), with `│` between; lines that differ are marked `*`. */
+export function sideBySide(left: string, right: string, heads: readonly [string, string] = ['run 0', 'run 1']): string {
+  const a = left.split('\n'), b = right.split('\n');
+  const w = Math.max(heads[0].length, ...a.map((l) => [...l].length));
+  const n = Math.max(a.length, b.length);
+  const pad = (s: string): string => s + ' '.repeat(Math.max(0, w - [...s].length));
+  const out = [`    ${pad(heads[0])} │ ${heads[1]}`];
+  for (let i = 0; i < n; i++) {
+    const x = a[i] ?? '', y = b[i] ?? '';
+    out.push(`  ${x === y ? ' ' : '*'} ${pad(x)} │ ${y}`);
+  }
+  return out.join('\n');
+}
+
+/** What the report says about where the case came from. */
+export interface ReportHeader {
+  readonly variant: string;
+  readonly variantDescription: string;
+  readonly suite: string;
+  readonly suiteTitle: string;
+  readonly lattice: string;
+  readonly reason: string;
+  readonly seed?: number;
+  readonly path?: string;
+  readonly testsToFailure?: number;
+  readonly timeToFailureMs?: number;
+  readonly shrinks?: number;
+  readonly minimised?: { readonly before: number; readonly after: number; readonly steps: number };
+  readonly replay: readonly string[];
+}
+
+/** The full report for a failing pair case (evaluated again here under `ctx`, the variant's context). */
+export function pairReport<L>(ctx: LlmbdaCtx<L>, c: PairCase<L>, h: ReportHeader): string {
+  const { lat } = ctx;
+  const e0 = runSide(ctx, c, 0), e1 = runSide(ctx, c, 1);
+  const p0 = prettyPrint(programOf(c, 0), lat, { multiline: true });
+  const p1 = prettyPrint(programOf(c, 1), lat, { multiline: true });
+  const cv0 = conversationOf(c, 0), cv1 = conversationOf(c, 1);
+  const lines = [
+    ...headerLines(h),
+    '',
+    `Lattice ${lat.name}; observer m = ${lat.show(c.obs)} (it sees labels ⊑ ${lat.show(c.obs)}); pc = ${lat.show(c.pc)}; fuel ${c.fuel}`,
+    `Model: ${showModelSpec(c.model)}`,
+    `Starting conversations: run 0 ${showConversation(lat, cv0)}, run 1 ${showConversation(lat, cv1)}${lat.leq(c.conv.label, c.obs) ? '' : ' (high: m cannot see it)'}`,
+    '',
+    holeCount(c.skeleton) > 0
+      ? 'The two programs (one low skeleton; the high parts differ, marked ⟦label: run 0 | run 1⟧):'
+      : 'The two programs are the same; the runs differ only in their (high) starting conversations:',
+    `  ${showSkeleton(lat, c.skeleton)}`,
+    '',
+    sideBySide(p0, p1),
+    '',
+    `What m = ${lat.show(c.obs)} observes under ${h.variant} (exact ∼m-class probabilities):`,
+    renderObserved(observedRows(lat, c.obs, e0.finals, e1.finals)),
+  ];
+  const missing = [...missingLines(e0, 'run 0'), ...missingLines(e1, 'run 1')];
+  if (missing.length > 0) lines.push('Missing mass:', ...missing);
+  // TIPNI-style reasons repeat the table above; other suites' reasons carry their own comparison.
+  const reason = /^observer distributions are incompatible/.test(h.reason) ? h.reason.split('\n')[0]! : h.reason;
+  lines.push('', `Why the suite rejects it: ${reason}`, ...footerLines(h));
+  return lines.join('\n');
+}
+
+/** The full report for a failing single-run case (Confinement, Lemma 2, Theorem 3). */
+export function singleReport<L>(ctx: LlmbdaCtx<L>, c: SingleCase<L>, h: ReportHeader): string {
+  const { lat } = ctx;
+  const e = runSingle(ctx, c);
+  const lines = [
+    ...headerLines(h),
+    '',
+    `Lattice ${lat.name}; pc = ${lat.show(c.pc)}; fuel ${c.fuel}`,
+    `Model: ${showModelSpec(c.model)}`,
+    `Starting conversation: ${showConversation(lat, c.conv)}`,
+    '',
+    'The program:',
+    prettyPrint(c.expr, lat, { multiline: true }).split('\n').map((l) => `  ${l}`).join('\n'),
+    '',
+    `Its exact denotation under ${h.variant}:`,
+    ...entries(e.finals).map(([f, w]) => `  ${Q.show(w).padStart(7)} ${bar(w)}  ${showConversation(lat, f.conv)} ⊢ ${prettyPrint(f.value, lat)}`),
+    ...missingLines(e, 'missing'),
+    '',
+    `Why the suite rejects it: ${h.reason}`,
+    ...footerLines(h),
+  ];
+  return lines.join('\n');
+}
+
+function headerLines(h: ReportHeader): string[] {
+  const found = [
+    h.testsToFailure !== undefined ? `after ${h.testsToFailure} generated case${h.testsToFailure === 1 ? '' : 's'}` : undefined,
+    h.timeToFailureMs !== undefined ? `in ${(h.timeToFailureMs / 1000).toFixed(2)} s` : undefined,
+  ].filter((x) => x !== undefined).join(' ');
+  const shrunk = [
+    h.shrinks !== undefined ? `fast-check shrank it ${h.shrinks} time${h.shrinks === 1 ? '' : 's'}` : undefined,
+    h.minimised ? `the minimiser took it from ${h.minimised.before} to ${h.minimised.after} AST nodes in ${h.minimised.steps} step${h.minimised.steps === 1 ? '' : 's'}` : undefined,
+  ].filter((x) => x !== undefined).join('; ');
+  return [
+    `LEAK FOUND: ${h.suite} fails under variant ${h.variant} on ${h.lattice}${found ? ` ${found}` : ''}`,
+    `  variant: ${h.variantDescription}`,
+    `  suite:   ${h.suiteTitle}`,
+    ...(shrunk ? [`  ${shrunk}`] : []),
+  ];
+}
+
+function footerLines(h: ReportHeader): string[] {
+  return [
+    '',
+    `Seed ${h.seed ?? '(none: hand-written)'}${h.path ? `, path ${h.path}` : ''}`,
+    ...h.replay.map((r) => `Replay: ${r}`),
+  ];
+}

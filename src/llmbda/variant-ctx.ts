@@ -1,0 +1,54 @@
+/**
+ * The pieces a hunt, a replay and the minimiser share: the suite context of a variant (or of the
+ * reference semantics), and judging one case with a suite's own `check`.
+ */
+import type { Lattice } from '../lattice/lattice.ts';
+import { referenceCtx, type LlmbdaCtx } from './context.ts';
+import type { PairCase, SingleCase } from '../generators/pairs.ts';
+import type { Semantics } from '../semantics/rules-types.ts';
+import type { PrimTable } from '../semantics/model.ts';
+import { resolveVariant } from '../variants/catalogue.ts';
+import { variantSemantics, variantSkipping, type Variant } from '../variants/variant.ts';
+import { UserError } from '../util/absurd.ts';
+import { withPrims } from './prims.ts';
+
+/** The reference semantics as a (trivial) variant: no rule replaced. */
+export const REFERENCE_VARIANT: Variant = {
+  name: 'reference',
+  description: 'The reference semantics itself (no rule replaced): hunting it checks the theorems, e.g. with new primitives.',
+  rules: {},
+};
+
+/** `--variant NAME|FILE.ts|reference`. */
+export async function loadVariant(spec: string): Promise<Variant> {
+  if (spec === 'reference') return REFERENCE_VARIANT;
+  try {
+    return await resolveVariant(spec);
+  } catch (e) {
+    if (e instanceof UserError && e.message.startsWith('unknown variant')) throw new UserError(`${e.message}, or "reference" for the reference semantics`);
+    throw e;
+  }
+}
+
+/** Extra primitives to add to every model (`--prims FILE.ts`). */
+export interface PrimExtension {
+  readonly prims: PrimTable;
+}
+
+/** The suite context of a variant: its rule table for `⇓`, the skipping table with its `skippingRules`. */
+export function variantCtx<L>(lat: Lattice<L>, v: Variant, ext?: PrimExtension): LlmbdaCtx<L> {
+  const semantics: Semantics = variantSemantics(v);
+  const skipping: Semantics = variantSkipping(v);
+  return referenceCtx(lat, ext ? { semantics: withPrims(semantics, ext.prims), skipping: withPrims(skipping, ext.prims) } : { semantics, skipping });
+}
+
+/** The reference context, with the same primitive extension as a variant context (for replays). */
+export function referenceCtxWith<L>(lat: Lattice<L>, ext?: PrimExtension): LlmbdaCtx<L> {
+  return variantCtx(lat, REFERENCE_VARIANT, ext);
+}
+
+/** A pair case (two runs) rather than a single case. */
+export function isPairCase<L>(c: PairCase<L> | SingleCase<L>): c is PairCase<L> {
+  return 'skeleton' in c;
+}
+

@@ -1,0 +1,219 @@
+/**
+ * Property suites as data: one definition is run both from vitest and from `llmbda check`/`hunt`.
+ *
+ * A suite generates cases with a fast-check arbitrary and judges each with `check`, which returns an
+ * outcome value (never throws for a property violation). Runs are replayable from `seed` and `path`.
+ */
+import fc from 'fast-check';
+import { DiscardCase } from '../util/discard.ts';
+import { defaultSeed } from './seed.ts';
+
+/** The judgement of one case: holds, or fails with a human-readable reason. */
+export type CaseOutcome = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+
+export const HOLDS: CaseOutcome = { ok: true };
+export const fails = (reason: string): CaseOutcome => ({ ok: false, reason });
+
+/**
+ * A property suite over cases of type `Case`, parametrised by a context `Ctx` (lattice, semantics,
+ * fuel, …) chosen by the caller.
+ */
+export interface PropertySuite<Case, Ctx> {
+  /** Short name used on the command line: `tipni`, `lattice-laws`, … */
+  readonly name: string;
+  /** The theorem or lemma checked, as stated in the docs, e.g. "Theorem 1 (TIPNI)". */
+  readonly title: string;
+  /**
+   * What kind of case the suite judges (`pair`, `single`, `scenario`, …): declared, so a corpus entry
+   * or a replay can be matched with the suites that judge its kind without generating a case.
+   */
+  readonly caseKind: string;
+  /** Generator of cases for this context. */
+  arbitrary(ctx: Ctx): fc.Arbitrary<Case>;
+  /** Judge one case. */
+  check(c: Case, ctx: Ctx): CaseOutcome;
+  /** Pretty-print a case (the counterexample report). */
+  show(c: Case, ctx: Ctx): string;
+  /**
+   * Non-vacuity counters: named booleans per case; the runner reports how often each was true.
+   * Optional thresholds (fractions in [0,1]) turn them into checked meta-properties.
+   */
+  stats?(c: Case, ctx: Ctx): Readonly<Record<string, boolean>>;
+  readonly thresholds?: Readonly<Record<string, number>>;
+}
+
+export interface RunOptions<Case> {
+  readonly runs: number;
+  readonly seed?: number;
+  /** Replay path from a previous failure (fast-check's `path`). */
+  readonly path?: string;
+  /** Known cases tried first (corpus entries, regression examples). */
+  readonly examples?: readonly Case[];
+  /** Stop after this many milliseconds (the case count then is whatever was reached). */
+  readonly timeoutMs?: number;
+  /** Called after every case (progress bars). */
+  readonly onCase?: (index: number) => void;
+  /** Skip shrinking (for timing tests-to-failure without shrink cost). */
+  readonly noShrink?: boolean;
+}
+
+export interface Counterexample<Case> {
+  readonly value: Case;
+  readonly reason: string;
+  readonly pretty: string;
+  readonly seed: number;
+  readonly path: string;
+  /** Cases generated before the first failure (1-based index of the failing one). */
+  readonly testsToFailure: number;
+  readonly shrinks: number;
+}
+
+/** How a run ended: the tag of a `Verdict`. */
+export type VerdictStatus = 'holds' | 'fails' | 'vacuous' | 'error';
+
+interface VerdictCommon {
+  readonly suite: string;
+  readonly title: string;
+  readonly runs: number;
+  readonly seed: number;
+  readonly timeMs: number;
+  /** Fraction of cases for which each statistic was true. */
+  readonly stats: Readonly<Record<string, number>>;
+  /** Cases discarded as too expensive to judge (a `DiscardCase` was thrown, e.g. over the step budget). */
+  readonly discarded: number;
+}
+
+/**
+ * The verdict of a run, tagged by `status`: every case held (`holds`), a counterexample was found
+ * (`fails`), no case failed but a non-vacuity counter stayed below its threshold (`vacuous`, a failed
+ * run too), or the code under test crashed outside a case (`error`). `ok` is `status === 'holds'`.
+ */
+export type Verdict<Case> = VerdictCommon & (
+  | { readonly status: 'holds'; readonly ok: true; readonly vacuous: readonly []; readonly counterexample?: undefined; readonly error?: undefined }
+  | { readonly status: 'vacuous'; readonly ok: false; readonly vacuous: readonly string[]; readonly counterexample?: undefined; readonly error?: undefined }
+  | {
+      readonly status: 'fails'; readonly ok: false; readonly vacuous: readonly []; readonly counterexample: Counterexample<Case>;
+      /** Set when the failing case threw instead of returning a failed outcome. */
+      readonly error?: string;
+    }
+  | { readonly status: 'error'; readonly ok: false; readonly vacuous: readonly []; readonly counterexample?: undefined; readonly error: string }
+);
+
+/** Run a suite in a context. Pure with respect to `seed`: same seed, same cases, same verdict. */
+export function runSuite<Case, Ctx>(
+  suite: PropertySuite<Case, Ctx>,
+  ctx: Ctx,
+  opts: RunOptions<Case>,
+): Verdict<Case> {
+  const seed = opts.seed ?? defaultSeed();
+  const counts: Record<string, number> = {};
+  let seen = 0;
+  let discarded = 0;
+  let firstFailureAt = 0;
+  const lastReason = new Map<Case, string>();
+  const started = performance.now();
+  const prop = fc.property(suite.arbitrary(ctx), (c) => {
+    if (firstFailureAt === 0) {
+      seen++;
+      opts.onCase?.(seen);
+      if (suite.stats) {
+        let st: Readonly<Record<string, boolean>> | undefined;
+        try {
+          st = suite.stats(c, ctx);
+        } catch (e) {
+          if (!DiscardCase.isDiscard(e)) throw e;
+          seen--;
+          discarded++;
+          fc.pre(false);
+        }
+        for (const [k, b] of Object.entries(st ?? {})) counts[k] = (counts[k] ?? 0) + (b ? 1 : 0);
+      }
+    }
+    let out: CaseOutcome;
+    try {
+      out = suite.check(c, ctx);
+    } catch (e) {
+      // A case too expensive to judge (e.g. an evaluation over its step budget) is discarded, not judged.
+      if (DiscardCase.isDiscard(e)) { discarded++; fc.pre(false); }
+      throw e;
+    }
+    if (!out.ok) {
+      lastReason.set(c, out.reason);
+      if (firstFailureAt === 0) firstFailureAt = seen;
+      return false;
+    }
+    return true;
+  });
+  const params: fc.Parameters<[Case]> = {
+    numRuns: opts.runs,
+    seed,
+    ...(opts.path !== undefined ? { path: opts.path } : {}),
+    ...(opts.examples ? { examples: opts.examples.map((e) => [e] as [Case]) } : {}),
+    ...(opts.timeoutMs !== undefined ? { interruptAfterTimeLimit: opts.timeoutMs, markInterruptAsFailure: false } : {}),
+    ...(opts.noShrink ? { endOnFailure: true } : {}),
+  };
+  let details: fc.RunDetails<[Case]>;
+  let error: string | undefined;
+  try {
+    details = fc.check(prop, params);
+  } catch (e) {
+    error = e instanceof Error ? e.message : String(e);
+    details = undefined as never;
+  }
+  const timeMs = performance.now() - started;
+  if (error !== undefined) {
+    return { suite: suite.name, title: suite.title, status: 'error', ok: false, runs: seen, seed, timeMs, stats: {}, vacuous: [], discarded, error };
+  }
+  const statCases = seen;
+  const stats: Record<string, number> = {};
+  for (const [k, n] of Object.entries(counts)) stats[k] = statCases === 0 ? 0 : n / statCases;
+  const vacuous: string[] =
+    details.failed || !suite.thresholds
+      ? []
+      : Object.entries(suite.thresholds)
+          .filter(([k, t]) => (stats[k] ?? 0) < t)
+          .map(([k, t]) => `${k}: ${(stats[k] ?? 0).toFixed(3)} < ${t}`);
+  const base = { suite: suite.name, title: suite.title, runs: details.numRuns, seed, timeMs, stats, discarded };
+  if (details.failed && details.counterexample) {
+    const value = details.counterexample[0];
+    const thrown = details.errorInstance;
+    const reason =
+      lastReason.get(value) ??
+      (thrown instanceof Error ? `exception: ${thrown.message}` : thrown !== undefined && thrown !== null ? String(thrown) : 'property failed');
+    return {
+      ...base,
+      status: 'fails',
+      ok: false,
+      vacuous: [],
+      counterexample: {
+        value,
+        reason,
+        pretty: suite.show(value, ctx),
+        seed,
+        path: details.counterexamplePath ?? '',
+        testsToFailure: firstFailureAt || details.numRuns,
+        shrinks: details.numShrinks,
+      },
+      ...(thrown !== undefined && !lastReason.has(value) ? { error: reason } : {}),
+    };
+  }
+  return vacuous.length === 0 ? { ...base, status: 'holds', ok: true, vacuous: [] } : { ...base, status: 'vacuous', ok: false, vacuous };
+}
+
+/** The judgement of one case by a suite's own `check`, outside a run: a thrown error is a failure too. */
+export type Judgement =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly reason: string; readonly crashed: boolean }
+  | { readonly ok: 'discarded'; readonly reason: string };
+
+/** Judge one case with a suite's `check` (replays and minimisers use it; a discard is reported as such). */
+export function judge<Case, Ctx>(suite: PropertySuite<Case, Ctx>, ctx: Ctx, c: Case): Judgement {
+  let out: CaseOutcome;
+  try {
+    out = suite.check(c, ctx);
+  } catch (e) {
+    if (DiscardCase.isDiscard(e)) return { ok: 'discarded', reason: e.message };
+    return { ok: false, reason: `exception: ${e instanceof Error ? e.message : String(e)}`, crashed: true };
+  }
+  return out.ok ? { ok: true } : { ok: false, reason: out.reason, crashed: false };
+}

@@ -1,0 +1,64 @@
+/**
+ * Loading a user's own module (`--lattice ./x.ts`, `--variant ./v.ts`, `--prims ./p.ts`, a target
+ * adapter): always as an ES module, wherever the file lives, with TypeScript compiled on the fly by tsx.
+ *
+ * A `.ts` file outside an ESM package (no `"type": "module"` above it) would be compiled by tsx as
+ * CommonJS, which cannot import this ESM package back (`ERR_REQUIRE_CYCLE_MODULE`). Such a file is
+ * loaded through a `.mts` copy beside it (same folder, so its relative imports resolve), removed at once.
+ * Every failure is the user's: a `UserError` naming the file.
+ */
+import { copyFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { UserError } from './absurd.ts';
+
+/** Is `file` inside a package whose nearest package.json says `"type": "module"`? */
+function inEsmScope(file: string): boolean {
+  let dir = dirname(file);
+  for (;;) {
+    const pj = join(dir, 'package.json');
+    if (existsSync(pj)) {
+      try {
+        return (JSON.parse(readFileSync(pj, 'utf8')) as { type?: unknown }).type === 'module';
+      } catch {
+        return false;
+      }
+    }
+    const up = dirname(dir);
+    if (up === dir) return false;
+    dir = up;
+  }
+}
+
+async function importTs(abs: string): Promise<Record<string, unknown>> {
+  const { tsImport } = await import('tsx/esm/api');
+  return (await tsImport(pathToFileURL(abs).href, import.meta.url)) as Record<string, unknown>;
+}
+
+/** Import a user module as ESM; `what` names it in errors ("lattice file", "variant file", …). */
+export async function importUserModule(file: string, what: string): Promise<Record<string, unknown>> {
+  const abs = resolve(file);
+  if (!existsSync(abs)) throw new UserError(`cannot read ${what} ${file}: no such file`);
+  try {
+    if (/\.(m?js)$/.test(abs)) return (await import(pathToFileURL(abs).href)) as Record<string, unknown>;
+    if (/\.mts$/.test(abs) || (/\.ts$/.test(abs) && inEsmScope(abs))) return await importTs(abs);
+    if (/\.ts$/.test(abs)) {
+      const copy = join(dirname(abs), `.${basename(abs, '.ts')}.llmbda-${process.pid}-${Date.now()}.mts`);
+      try {
+        copyFileSync(abs, copy);
+      } catch {
+        return await importTs(abs); // a read-only folder: load in place (works for ESM-compatible code)
+      }
+      try {
+        return await importTs(copy);
+      } finally {
+        rmSync(copy, { force: true });
+      }
+    }
+    return (await import(pathToFileURL(abs).href)) as Record<string, unknown>;
+  } catch (e) {
+    if (e instanceof UserError) throw e;
+    const msg = e instanceof Error ? e.message : String(e);
+    throw new UserError(`could not load ${what} ${file}: ${msg.split('\n')[0]}`);
+  }
+}
