@@ -1,8 +1,16 @@
 #!/usr/bin/env node
-// The `llmbda` command. Sources are TypeScript run through tsx (no build step); user files
-// (`--lattice ./my.ts`, `--variant ./v.ts`) load the same way.
-import { register } from 'tsx/esm/api';
+// The `llmbda` command. It runs the compiled package (dist/, built by `npm run build`, which `npm ci`
+// runs through `prepare`). In a checkout without a build, or with LLMBDA_SOURCE=1 (the test suite sets
+// it, so tests always exercise the sources), it runs the TypeScript sources through tsx instead.
+import { existsSync } from 'node:fs';
 
-register();
-const { main } = await import('../src/cli/main.ts');
+const compiled = new URL('../dist/src/cli/main.js', import.meta.url);
+let main;
+if (process.env.LLMBDA_SOURCE !== '1' && existsSync(compiled)) {
+  ({ main } = await import(compiled.href));
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  ({ main } = await import('../src/cli/main.ts'));
+}
 process.exitCode = await main(process.argv.slice(2));

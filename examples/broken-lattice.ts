@@ -6,8 +6,8 @@
  * `leq` is defined from it, yet it is not associative: (A ⊔ B) ⊔ C = C but A ⊔ (B ⊔ C) = A.
  * The check reports a three-label counterexample naming associativity.
  */
-import type { Lattice } from '../src/lattice/lattice.ts';
-import { readStrings, showStrings, stringsValue } from '../src/lattice/define.ts';
+import type { Lattice } from 'llmbda-check/lattice';
+import { readStrings, showStrings, stringsValue } from 'llmbda-check/lattice';
 
 type Rps = 'none' | 'A' | 'B' | 'C' | 'all';
 

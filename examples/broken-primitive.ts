@@ -11,8 +11,8 @@
  * finds it twice over: the primEval contract check sees that the same argument gives different results,
  * and the theorem suites find a leak in programs that call it.
  */
-import type { PlainValue } from '../src/syntax/ast.ts';
-import type { PrimTable } from '../src/semantics/model.ts';
+import type { PlainValue } from 'llmbda-check/syntax';
+import type { PrimTable } from 'llmbda-check/semantics';
 
 let previous: PlainValue = { kind: 'null' };
 

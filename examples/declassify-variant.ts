@@ -9,9 +9,9 @@
  *
  *   npx llmbda hunt --variant examples/declassify-variant.ts --prims examples/declassify-variant.ts
  */
-import { REFERENCE_RULES } from '../src/semantics/rules.ts';
-import type { PrimTable } from '../src/semantics/model.ts';
-import { defineVariant } from '../src/variants/variant.ts';
+import { REFERENCE_RULES } from 'llmbda-check/semantics';
+import type { PrimTable } from 'llmbda-check/semantics';
+import { defineVariant } from 'llmbda-check/variants';
 
 /** `declassify` as a primitive: the identity on label-free values. */
 export const prims: PrimTable = {

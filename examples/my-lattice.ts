@@ -12,8 +12,8 @@
  * lattice name is accepted. In programs the labels are written `[]`, `["medical"]`, `["legal"]` and
  * `["restricted"]`, e.g. `["medical"]:"blood type A+"`.
  */
-import type { Lattice } from '../src/lattice/lattice.ts';
-import { readStrings, showStrings, stringsValue } from '../src/lattice/define.ts';
+import type { Lattice } from 'llmbda-check/lattice';
+import { readStrings, showStrings, stringsValue } from 'llmbda-check/lattice';
 
 /** The four levels. A label can be any JS value; plain strings keep `equals` and `show` simple. */
 type Level = 'public' | 'medical' | 'legal' | 'restricted';

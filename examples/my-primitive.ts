@@ -12,9 +12,9 @@
  *
  * Programmatically: `withPrims(semantics, prims)` (src/hunt/prims.ts) adds the table to every model.
  */
-import * as Q from '../src/distributions/rational.ts';
-import type { PlainValue } from '../src/syntax/ast.ts';
-import type { PrimResult, PrimTable } from '../src/semantics/model.ts';
+import { Q } from 'llmbda-check/distributions';
+import type { PlainValue } from 'llmbda-check/syntax';
+import type { PrimResult, PrimTable } from 'llmbda-check/semantics';
 
 const ok = (value: PlainValue): PrimResult => ({ ok: true, value });
 const fail = (reason: string): PrimResult => ({ ok: false, reason });

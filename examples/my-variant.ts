@@ -8,7 +8,7 @@
  * Hunt it:      npx llmbda hunt --variant examples/my-variant.ts
  * Run with it:  npx llmbda run examples/fenton-denning.lam --variant examples/my-variant.ts
  */
-import { defineVariant } from '../src/variants/variant.ts';
+import { defineVariant } from 'llmbda-check/variants';
 
 export default defineVariant({
   name: 'labelled-value-only',

@@ -3,6 +3,7 @@
  * Recv runs the writer's response at pc instead of the conversation label, so a consolidated memory
  * carries whatever label the writer claims (src/bridge/variants.ts).
  */
-import { consolidationTrustsWriter } from '../../src/ppmf/bridge/variants.ts';
+import { bridge } from 'llmbda-check/ppmf';
+const { consolidationTrustsWriter } = bridge;
 
 export default consolidationTrustsWriter;

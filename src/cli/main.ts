@@ -3,6 +3,7 @@
  * registers itself here. User mistakes (bad flags, bad files) print a clear message and exit 2,
  * property failures exit 1, internal errors print a stack trace and exit 3.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { UserError } from '../util/absurd.ts';
 import { StackLimitError } from '../semantics/ev.ts';
@@ -10,6 +11,20 @@ import { registerRun } from './cmd-run.ts';
 import { registerCheck } from './cmd-check.ts';
 import { registerHunt } from './cmd-hunt.ts';
 import { registerPpmf } from './cmd-ppmf.ts';
+
+/** This package's version, read from its package.json (found upwards from this file, source or dist). */
+export function packageVersion(): string {
+  for (let u = new URL('./', import.meta.url); ; ) {
+    const pj = new URL('package.json', u);
+    if (existsSync(pj)) {
+      const p = JSON.parse(readFileSync(pj, 'utf8')) as { name?: string; version?: string };
+      if (p.name === 'llmbda-check') return p.version ?? '0.0.0';
+    }
+    const up = new URL('../', u);
+    if (up.href === u.href) return '0.0.0';
+    u = up;
+  }
+}
 
 /** The exit code a command asks for (commands set it; 0 when unset). */
 export interface CommandResult { exitCode: number }
@@ -20,6 +35,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   program
     .name('llmbda')
     .description('Executable LLMbda semantics and PPMF, tested QuickCheck-style: exact distributions, generated low-equivalent pairs, minimal leaks.')
+    .version(packageVersion(), '-V, --version', 'print the package version')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   registerCheck(program, result);
