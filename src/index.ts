@@ -49,3 +49,7 @@ export { CATALOGUE, variantByName, catalogueEntry, type CatalogueEntry } from '.
 // --- Errors -------------------------------------------------------------------------------------
 export { UserError } from './util/absurd.ts';
 export { DiscardCase } from './util/discard.ts';
+
+// --- The m-skipping semantics and observation ---------------------------------------------------
+export { SKIPPING, SKIPPING_RULES } from './skipping/skipping.ts';
+export { observe, compare, eraseExpr, indistExpr, type Comparison } from './observe/indist.ts';

@@ -1,4 +1,4 @@
-/** Public entry `llmbda-check/semantics`: the exact evaluator, its rule table and helpers, models, peval, the skipping semantics and observation. */
+/** Public entry `llmbda-check/semantics`: the exact evaluator, its rule table and helpers, models, peval. */
 export * from './config.ts';
 export * from './errors.ts';
 export * from './ev.ts';
@@ -14,5 +14,3 @@ export * from './rules.ts';
 export * from './serialise.ts';
 export * from './values.ts';
 export * from './models/index.ts';
-export * from '../skipping/skipping.ts';
-export * from '../observe/indist.ts';

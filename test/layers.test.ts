@@ -1,0 +1,56 @@
+/**
+ * One direction of dependency: every import between top-level folders goes down this order (a folder
+ * may import only itself and the folders before it). docs/design.md explains the layers.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, normalize } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/** Bottom to top. */
+const LAYERS = [
+  'src/util', 'src/distributions', 'src/syntax', 'src/lattice', 'src/semantics', 'src/skipping', 'src/observe', 'src/variants',
+  'src/runner', 'src/generators', 'src/llmbda', 'src/ppmf', 'properties', 'src/api', 'src/cli', 'src/index.ts', 'src/vitest.ts',
+];
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((f) => {
+    const p = join(dir, f);
+    return statSync(p).isDirectory() ? files(p) : /\.(ts|js)$/.test(f) ? [p] : [];
+  });
+}
+
+const layerOf = (p: string): number => LAYERS.findIndex((l) => p === l || p.startsWith(`${l}/`));
+
+function imports(file: string): string[] {
+  const src = readFileSync(file, 'utf8');
+  return [...src.matchAll(/(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g)]
+    .map((m) => normalize(join(dirname(file), m[1] ?? m[2]!)));
+}
+
+describe('layers', () => {
+  const all = [...files('src'), ...files('properties')];
+
+  it('every source file belongs to a layer', () => {
+    expect(all.filter((f) => layerOf(f) < 0)).toEqual([]);
+  });
+
+  it('imports only go down (no cycle between folders)', () => {
+    const up: string[] = [];
+    for (const f of all) {
+      for (const t of imports(f)) {
+        if (layerOf(t) > layerOf(f)) up.push(`${f} → ${t}`);
+      }
+    }
+    expect(up).toEqual([]);
+  });
+
+  it('the check is able to fail: an upward import is reported', () => {
+    expect(layerOf('src/runner/suite.ts')).toBeLessThan(layerOf('src/api/registry.ts'));
+    expect(layerOf('src/syntax/parser.ts')).toBeLessThan(layerOf('src/lattice/lattice.ts'));
+  });
+
+  it('the registries are imported only by the top layer', () => {
+    const users = all.filter((f) => imports(f).some((t) => t === normalize('src/api/registry.ts')));
+    expect(users.filter((f) => !f.startsWith('src/api/') && !f.startsWith('src/cli/') && f !== 'src/index.ts')).toEqual([]);
+  });
+});
