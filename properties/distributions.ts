@@ -53,22 +53,22 @@ export interface DistCtx {
 }
 
 /** Outcomes of generated distributions: strings and numbers, with `"1"` and `1` kept apart. */
-export type Outcome = string | number;
+export type DistOutcome = string | number;
 
-/** The canonical key of an `Outcome`: its type and value. */
-export const outcomeKey: Key<Outcome> = (x) => (typeof x === 'number' ? `n:${x}` : `s:${x}`);
+/** The canonical key of an `DistOutcome`: its type and value. */
+export const outcomeKey: Key<DistOutcome> = (x) => (typeof x === 'number' ? `n:${x}` : `s:${x}`);
 
 /** The outcome domain of generated distributions and Kleisli arrows. */
-export const DOMAIN: readonly Outcome[] = ['a', 'b', '1', 0, 1, 2];
+export const DOMAIN: readonly DistOutcome[] = ['a', 'b', '1', 0, 1, 2];
 
-/** A Kleisli arrow `Outcome → SubDist<Outcome>` as a table (outcomes outside it map to 0). */
-export type Kleisli = ReadonlyMap<string, SubDist<Outcome>>;
+/** A Kleisli arrow `DistOutcome → SubDist<DistOutcome>` as a table (outcomes outside it map to 0). */
+export type Kleisli = ReadonlyMap<string, SubDist<DistOutcome>>;
 
 /** One case: two distributions, a point, and two arrows. */
 export interface DistCase {
-  readonly mu: SubDist<Outcome>;
-  readonly nu: SubDist<Outcome>;
-  readonly x: Outcome;
+  readonly mu: SubDist<DistOutcome>;
+  readonly nu: SubDist<DistOutcome>;
+  readonly x: DistOutcome;
   readonly f: Kleisli;
   readonly g: Kleisli;
 }
@@ -85,7 +85,7 @@ const rawDistArb: fc.Arbitrary<RawDist> = fc.record({
   slack: fc.oneof({ arbitrary: fc.constant(0), weight: 2 }, { arbitrary: fc.nat({ max: 6 }), weight: 1 }),
 });
 
-function build(impl: SubDistImpl, raw: RawDist): SubDist<Outcome> {
+function build(impl: SubDistImpl, raw: RawDist): SubDist<DistOutcome> {
   const total = raw.items.reduce((s, [, c]) => s + c, raw.slack);
   if (total === 0) return impl.zero(outcomeKey);
   return impl.fromEntries(
@@ -95,7 +95,7 @@ function build(impl: SubDistImpl, raw: RawDist): SubDist<Outcome> {
 }
 
 /** `ω` scaled pointwise by factors `k/4` (k ≤ 4): dominated by `ω`, so two of them are compatible. */
-function dominated(impl: SubDistImpl, omega: SubDist<Outcome>, factors: readonly number[] | null): SubDist<Outcome> {
+function dominated(impl: SubDistImpl, omega: SubDist<DistOutcome>, factors: readonly number[] | null): SubDist<DistOutcome> {
   if (factors === null) return omega;
   return impl.fromEntries(
     impl.entries(omega).map(([x, w], i) => [x, Q.mul(w, Q.rat(factors[i % factors.length]!, 4))] as const),
@@ -106,18 +106,18 @@ function dominated(impl: SubDistImpl, omega: SubDist<Outcome>, factors: readonly
 const factorsArb = fc.option(fc.array(fc.nat({ max: 4 }), { minLength: 1, maxLength: 4 }), { freq: 2 });
 
 /** Print a distribution with outcomes as literals (`"1"` vs `1`). */
-function showD(impl: SubDistImpl, d: SubDist<Outcome>): string {
+function showD(impl: SubDistImpl, d: SubDist<DistOutcome>): string {
   return impl.show(d, (x) => JSON.stringify(x));
 }
 
 /** Apply a Kleisli table. */
-function apply(impl: SubDistImpl, f: Kleisli, x: Outcome): SubDist<Outcome> {
+function apply(impl: SubDistImpl, f: Kleisli, x: DistOutcome): SubDist<DistOutcome> {
   return f.get(outcomeKey(x)) ?? impl.zero(outcomeKey);
 }
 
 /** The pointwise maximum and its mass, computed here from `entries` and `weightOf` alone. */
-function explicitMax(impl: SubDistImpl, mu: SubDist<Outcome>, nu: SubDist<Outcome>): { omega: SubDist<Outcome>; mass: Q.Rational } {
-  const seen = new Map<string, readonly [Outcome, Q.Rational]>();
+function explicitMax(impl: SubDistImpl, mu: SubDist<DistOutcome>, nu: SubDist<DistOutcome>): { omega: SubDist<DistOutcome>; mass: Q.Rational } {
+  const seen = new Map<string, readonly [DistOutcome, Q.Rational]>();
   for (const [x] of [...impl.entries(mu), ...impl.entries(nu)]) {
     seen.set(outcomeKey(x), [x, Q.max(impl.weightOf(mu, x), impl.weightOf(nu, x))]);
   }
@@ -149,8 +149,8 @@ export const DIST_LAWS: readonly { readonly name: string; readonly law: Law }[] 
   {
     name: 'associativity',
     law: (impl, { mu, f, g }) => {
-      const fk = (y: Outcome) => apply(impl, f, y);
-      const gk = (y: Outcome) => apply(impl, g, y);
+      const fk = (y: DistOutcome) => apply(impl, f, y);
+      const gk = (y: DistOutcome) => apply(impl, g, y);
       const l = impl.bind(impl.bind(mu, fk, outcomeKey), gk, outcomeKey);
       const r = impl.bind(mu, (y) => impl.bind(fk(y), gk, outcomeKey), outcomeKey);
       return impl.equals(l, r)
@@ -213,7 +213,7 @@ export const DIST_LAWS: readonly { readonly name: string; readonly law: Law }[] 
   },
 ];
 
-function judge(c: DistCase, ctx: DistCtx): CaseOutcome {
+function judgeDistLaws(c: DistCase, ctx: DistCtx): CaseOutcome {
   for (const { name, law } of DIST_LAWS) {
     let reason: string | undefined;
     try {
@@ -255,7 +255,7 @@ export const distributionLaws: PropertySuite<DistCase, DistCtx> = {
         const table = (raws: readonly RawDist[]): Kleisli => new Map(DOMAIN.map((y, i) => [outcomeKey(y), build(impl, raws[i]!)]));
         return { mu, nu, x: DOMAIN[r.x]!, f: table(r.f), g: table(r.g) };
       }),
-  check: judge,
+  check: judgeDistLaws,
   show: (c, { impl }) => {
     const lines = [
       `μ = ${showD(impl, c.mu)}`,
@@ -264,13 +264,13 @@ export const distributionLaws: PropertySuite<DistCase, DistCtx> = {
       `f = ${showKleisli(impl, c.f)}`,
       `g = ${showKleisli(impl, c.g)}`,
     ];
-    const out = judge(c, { impl });
+    const out = judgeDistLaws(c, { impl });
     return (out.ok ? '' : `${out.reason}\n`) + lines.map((l) => `  ${l}`).join('\n');
   },
   stats: (c, { impl }) => {
     const { mass } = explicitMax(impl, c.mu, c.nu);
     const compat = Q.le(mass, Q.ONE);
-    const full = (d: SubDist<Outcome>): boolean => Q.eq(impl.mass(d), Q.ONE);
+    const full = (d: SubDist<DistOutcome>): boolean => Q.eq(impl.mass(d), Q.ONE);
     return {
       compatible: compat,
       incompatible: !compat,

@@ -227,7 +227,7 @@ function message(e: unknown): string {
 }
 
 /** Judge a case: the first broken law, or a crash of the lattice's code, named. */
-function judge(c: LatticeLawCase, ctx: LatticeCtx): CaseOutcome {
+function judgeLaws(c: LatticeLawCase, ctx: LatticeCtx): CaseOutcome {
   for (const { name, law } of LATTICE_LAWS) {
     let reason: string | undefined;
     try {
@@ -265,10 +265,10 @@ export const latticeLaws: PropertySuite<LatticeLawCase, LatticeCtx> = {
     fc
       .tuple(labelPairArb(lattice), labelArb(lattice), labelCandidateArb(lattice))
       .map(([[a, b], c, v]) => ({ a, b, c, v })),
-  check: judge,
+  check: judgeLaws,
   show: (c, { lattice }) => {
     const labels = `a=${safeShow(lattice, c.a)}, b=${safeShow(lattice, c.b)}, c=${safeShow(lattice, c.c)}, v=${showPlain(c.v)}`;
-    const out = judge(c, { lattice });
+    const out = judgeLaws(c, { lattice });
     return out.ok ? labels : `${out.reason}\n  case: ${labels}`;
   },
   stats: (c, { lattice }) => ({

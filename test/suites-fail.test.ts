@@ -17,7 +17,7 @@ import type { Semantics } from '../src/semantics/rules-types.ts';
 import { SKIPPING, SKIPPING_RULES } from '../src/skipping/skipping.ts';
 import type { Ev } from '../src/semantics/ev.ts';
 import type { PairCase } from '../src/generators/pairs.ts';
-import { HOLE } from '../src/generators/programs.ts';
+import { HOLE } from '../src/generators/hole.ts';
 
 const variant = (name: string): Semantics => variantSemantics(variantByName(name)!);
 

@@ -3,6 +3,7 @@
  * shipped lattice (or `--lattice`), one verdict row per (suite, lattice). Exit 0 only if all hold.
  * `--lattice ./my.ts` first checks the lattice laws on a user lattice.
  */
+import { defaultSeed } from '../runner/seed.ts';
 import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
 import pc from 'picocolors';
@@ -41,7 +42,7 @@ export function registerCheck(program: Command, result: CommandResult): void {
     .option('--no-progress', 'no progress bar')
     .option('--json', 'machine-readable output')
     .action(async (opts: CheckOpts) => {
-      const seed = opts.seed ?? (Date.now() % 2_147_483_647);
+      const seed = opts.seed ?? defaultSeed();
       const lattices = opts.lattice ?? [...SHIPPED_LATTICES];
       const userLattices = lattices.filter((l) => /\.(ts|js|mts|mjs)$/.test(l));
       // Validate lattices up front, in this thread, so a bad file fails with one clear message.

@@ -10,6 +10,7 @@
  * (the relation holds by construction), so shrinking keeps pairs related.
  */
 import fc from 'fast-check';
+import { holeNode, holeParts } from './hole.ts';
 import * as Q from '../distributions/rational.ts';
 import type { Expr, PlainValue } from '../syntax/ast.ts';
 import type { Lattice } from '../lattice/lattice.ts';
@@ -17,8 +18,6 @@ import { absurd } from '../util/absurd.ts';
 import { eraseExpr } from '../observe/indist.ts';
 import { forEachChild } from '../syntax/helpers.ts';
 
-/** Prim name marking a hole in a skeleton: `l:(prim HOLE [left, right])`. Never reaches the evaluator. */
-export const HOLE = '__hole';
 
 /** Generation profile: `tuned` weights information-moving constructs; `naive` is uniform over constructs. */
 export type Profile = 'tuned' | 'naive';
@@ -45,7 +44,7 @@ const arr = <L>(...elems: Expr<L>[]): Expr<L> => ({ kind: 'array', elems });
 const unit: Expr<never> = { kind: 'record', fields: [] };
 
 /** A high hole `l:•` with the two sides' fillings. */
-const hole = <L>(l: L, left: Expr<L>, right: Expr<L>): Expr<L> => ({ kind: 'label', label: l, body: prim(HOLE, arr(left, right)) });
+const hole = holeNode;
 
 /** Make the two fillings of a hole differ (an identical pair tests nothing). */
 function differing<L>(lat: Lattice<L>, top: L, a: Expr<L>, b: Expr<L>): [Expr<L>, Expr<L>] {
@@ -80,7 +79,7 @@ export function highLabels<L>(lat: Lattice<L>, m: L): readonly L[] {
   return elementsOf(lat).filter((l) => !lat.leq(l, m));
 }
 
-/** Labels biased towards the interesting ones (⊥ and ⊤ less often than the middle). */
+/** Labels drawn uniformly from the lattice's elements (the label generators in labels.ts are the biased ones). */
 function labelArb<L>(lat: Lattice<L>): fc.Arbitrary<L> {
   return fc.constantFrom(...elementsOf(lat));
 }
@@ -269,9 +268,8 @@ export function resolve<L>(e: Expr<L>, side: Side = 0): Expr<L> {
       case 'recv': case 'clear': case 'num': case 'str': case 'bool': case 'null': return e;
       case 'fork': return { kind: 'fork', body: go(e.body, scope) };
       case 'label': {
-        if (e.body.kind === 'prim' && e.body.name === HOLE && e.body.arg.kind === 'array') {
-          return { kind: 'label', label: e.label, body: go(e.body.arg.elems[side]!, scope) };
-        }
+        const h = holeParts(e);
+        if (h) return { kind: 'label', label: e.label, body: go(side === 0 ? h.left : h.right, scope) };
         return { kind: 'label', label: e.label, body: go(e.body, scope) };
       }
       case 'dynlabel': case 'test': case 'assert': case 'endorse':
@@ -289,7 +287,7 @@ export function resolve<L>(e: Expr<L>, side: Side = 0): Expr<L> {
 
 /** Does the skeleton contain a hole (a place where the two runs differ)? */
 export function hasHole<L>(e: Expr<L>): boolean {
-  if (e.kind === 'prim' && e.name === HOLE) return true;
+  if (holeParts(e)) return true;
   let found = false;
   forEachChild(e, (c) => { found ||= hasHole(c); });
   return found;

@@ -11,7 +11,8 @@ import type { Expr } from '../syntax/ast.ts';
 import type { Lattice } from '../lattice/lattice.ts';
 import { children, exprEquals, freeVars, size, withChildren } from '../syntax/helpers.ts';
 import { prettyPrint } from '../syntax/printer.ts';
-import { HOLE, resolve } from './programs.ts';
+import { resolve } from './programs.ts';
+import { holeNode, holeParts } from './hole.ts';
 import type { PairCase } from './pairs.ts';
 import { programOf } from './pairs.ts';
 
@@ -26,17 +27,7 @@ export interface NotRelated {
 /** The outcome of `mergePrograms`. */
 export type MergeResult<L> = { readonly ok: true; readonly skeleton: Expr<L> } | NotRelated;
 
-/** The raw hole node `l:(prim "__hole" [left, right])`. */
-export function holeNode<L>(label: L, left: Expr<L>, right: Expr<L>): Expr<L> {
-  return { kind: 'label', label, body: { kind: 'prim', name: HOLE, arg: { kind: 'array', elems: [left, right] } } };
-}
-
-/** The two fillings when `e` is a hole. */
-export function holeParts<L>(e: Expr<L>): { readonly label: L; readonly left: Expr<L>; readonly right: Expr<L> } | undefined {
-  if (e.kind !== 'label' || e.body.kind !== 'prim' || e.body.name !== HOLE || e.body.arg.kind !== 'array') return undefined;
-  const [left, right] = e.body.arg.elems;
-  return left && right ? { label: e.label, left, right } : undefined;
-}
+export { holeNode, holeParts } from './hole.ts';
 
 /**
  * A closed named program in raw form: each variable becomes `#j`, `j` the index of its binder among

@@ -20,14 +20,8 @@ import { runSide, runSingle } from './context.ts';
 import { failureKey } from '../semantics/config.ts';
 import type { Evaluation } from '../semantics/evaluate.ts';
 import { holeCount, showSkeleton } from '../generators/skeleton.ts';
-
-const BAR = 20;
-
-/** An ASCII bar of `w` (a weight in [0, 1]) out of `BAR` cells: `#` filled, `.` empty. */
-export function bar(w: Q.Rational): string {
-  const n = Math.max(0, Math.min(BAR, Math.round(Q.toNumber(w) * BAR)));
-  return '#'.repeat(n) + '.'.repeat(BAR - n);
-}
+import { bar, renderObserved, type ObservedRow } from './observed.ts';
+export { bar, renderObserved, rowsMaxSum, type ObservedRow } from './observed.ts';
 
 /** A final configuration as its observer sees it: high labelled parts and a high conversation shown as `•`. */
 export function showObservedFinal<L>(lat: Lattice<L>, m: L, f: Final<L>): string {
@@ -35,13 +29,6 @@ export function showObservedFinal<L>(lat: Lattice<L>, m: L, f: Final<L>): string
     e.kind === 'label' && !lat.leq(e.label, m) ? { kind: 'var', name: '__erased__' } : withChildren(e, children(e).map(erase));
   const conv = lat.leq(f.conv.label, m) ? showConversation(lat, f.conv) : '•';
   return `${conv} ⊢ ${prettyPrint(erase(f.value), lat).replace(/__erased__/g, '•')}`;
-}
-
-/** One `∼m` class with its weight in each run. */
-export interface ObservedRow {
-  readonly shown: string;
-  readonly w0: Q.Rational;
-  readonly w1: Q.Rational;
 }
 
 /** The m-observations of two denotations, one row per `∼m` class (classes in canonical order). */
@@ -57,26 +44,6 @@ export function observedRows<L>(lat: Lattice<L>, m: L, d0: SubDist<Final<L>>, d1
     }
   }
   return [...rows.keys()].sort().map((k) => rows.get(k)!);
-}
-
-/** `Σ_q max(μ0(q), μ1(q))` of the rows. */
-export function rowsMaxSum(rows: readonly ObservedRow[]): Q.Rational {
-  return rows.reduce((a, r) => Q.add(a, Q.max(r.w0, r.w1)), Q.ZERO);
-}
-
-/** The table: fractions and a bar per class and run, then the mass of each run and `Σ max` against 1. */
-export function renderObserved(rows: readonly ObservedRow[], heads: readonly [string, string] = ['run 0', 'run 1']): string {
-  const frac = (w: Q.Rational): string => Q.show(w).padStart(7);
-  const cell = (w: Q.Rational): string => `${frac(w)} ${bar(w)}`;
-  const width = 8 + BAR;
-  const out = [`  ${heads[0].padEnd(width)}  ${heads[1].padEnd(width)}  what m sees (conversation ⊢ value)`];
-  for (const r of rows) out.push(`  ${cell(r.w0)}  ${cell(r.w1)}  ${r.shown}`);
-  if (rows.length === 0) out.push('  (both runs have mass 0: nothing terminates)');
-  const m0 = rows.reduce((a, r) => Q.add(a, r.w0), Q.ZERO), m1 = rows.reduce((a, r) => Q.add(a, r.w1), Q.ZERO);
-  out.push(`  ${`mass ${Q.show(m0)}`.padEnd(width)}  mass ${Q.show(m1)}`);
-  const ms = rowsMaxSum(rows);
-  out.push(`  Σ max = ${Q.show(ms)} ${Q.lt(Q.ONE, ms) ? '> 1: incompatible — no single sub-distribution covers both, so m can tell the runs apart (a leak)' : '≤ 1: compatible (what m sees is explained by one sub-distribution)'}`);
-  return out.join('\n');
 }
 
 /** Where each run's missing mass went (stuck, out of fuel). */

@@ -10,7 +10,8 @@ import { absurd } from '../util/absurd.ts';
 import type { Conversation, Final } from '../semantics/config.ts';
 import { compatible, distance, mass, maxSum, pushforward, type SubDist } from '../distributions/subdist.ts';
 
-const HOLE = '•';
+/** What an erased (unobservable) value shows as. */
+const ERASED = '•';
 
 /** The erasure of `e` at observer `n`, as a canonical string. */
 export function eraseExpr<L>(lat: Lattice<L>, n: L, e: Expr<L>): string {
@@ -23,7 +24,7 @@ export function eraseExpr<L>(lat: Lattice<L>, n: L, e: Expr<L>): string {
       case 'recv': return 'recv';
       case 'fork': return `(fork ${go(e.body)})`;
       case 'clear': return 'clear';
-      case 'label': return lat.leq(e.label, n) ? `(${lat.show(e.label)}:${go(e.body)})` : HOLE;
+      case 'label': return lat.leq(e.label, n) ? `(${lat.show(e.label)}:${go(e.body)})` : ERASED;
       case 'dynlabel': return `(${go(e.label)}:${go(e.body)})`;
       case 'test': return `(${go(e.label)}?${go(e.body)})`;
       case 'assert': return `(assert ${go(e.label)} ${go(e.body)})`;
@@ -45,7 +46,7 @@ export function eraseExpr<L>(lat: Lattice<L>, n: L, e: Expr<L>): string {
 
 /** The erasure of a conversation at observer `n`. */
 export function eraseConversation<L>(lat: Lattice<L>, n: L, c: Conversation<L>): string {
-  return lat.leq(c.label, n) ? `${lat.show(c.label)}:${JSON.stringify(c.messages)}` : HOLE;
+  return lat.leq(c.label, n) ? `${lat.show(c.label)}:${JSON.stringify(c.messages)}` : ERASED;
 }
 
 /** `e0 ∼n e1` on expressions (and values). */

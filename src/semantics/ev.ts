@@ -18,30 +18,6 @@ import { BudgetExceeded } from './errors.ts';
 import type { Prelude } from './prelude.ts';
 import { parseResponse } from './prelude.ts';
 
-/** Which rule handles an expression kind (spec §3). */
-export function ruleFor(e: Expr<unknown>): keyof RuleTable {
-  switch (e.kind) {
-    case 'var': return 'Var';
-    case 'lam': return 'Lam';
-    case 'app': return 'App';
-    case 'send': return 'Send';
-    case 'recv': return 'Recv';
-    case 'fork': return 'Fork';
-    case 'clear': return 'Clear';
-    case 'label': return 'Labelled';
-    case 'dynlabel': return 'LabelFlow';
-    case 'test': return 'LabelTest';
-    case 'assert': return 'LabelAssert';
-    case 'endorse': return 'Endorse';
-    case 'num': case 'str': case 'bool': case 'null': return 'ScalarLit';
-    case 'prim': return 'Prim';
-    case 'record': return e.fields.length === 0 ? 'RecordNil' : 'RecordCons';
-    case 'array': return e.elems.length === 0 ? 'ArrayNil' : 'ArrayCons';
-    case 'field': return 'FieldAccess';
-    case 'index': return 'ArrayIndex';
-    default: return absurd(e);
-  }
-}
 
 export { BudgetExceeded, StackLimitError } from './errors.ts';
 

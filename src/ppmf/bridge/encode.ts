@@ -25,7 +25,8 @@ import { ifThenElse, letIn, logicalAnd, binop } from '../../syntax/helpers.ts';
 import { absurd } from '../../util/absurd.ts';
 import { ppmfLabel, type PpmfLabel } from '../../lattice/instances.ts';
 import type { Conversation, Final } from '../../semantics/config.ts';
-import { HOLE, plainToExpr, type Side } from '../../generators/programs.ts';
+import { plainToExpr, type Side } from '../../generators/programs.ts';
+import { holeNode } from '../../generators/hole.ts';
 import type { PairCase, SingleCase } from '../../generators/pairs.ts';
 import {
   BRIDGE_LATTICE, askText, callText, contextLabel, isHighObservation, observerOf, requiredLabel, trustLabel,
@@ -75,7 +76,7 @@ function observationExpr(s: BridgeScenario, o: Observation, form: ObservationFor
   if (!isHighObservation(s, o)) return A.labelled(l, A.str(o.texts[0]));
   switch (form.kind) {
     case 'side': return A.labelled(l, A.str(o.texts[form.side]));
-    case 'hole': return A.labelled(l, A.prim(HOLE, A.array([A.str(o.texts[0]), A.str(o.texts[1])])));
+    case 'hole': return holeNode(l, A.str(o.texts[0]), A.str(o.texts[1]));
     default: return absurd(form);
   }
 }
