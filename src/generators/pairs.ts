@@ -8,7 +8,19 @@ import type { Lattice } from '../lattice/lattice.ts';
 import { isIMaximal } from '../lattice/lattice.ts';
 import type { Conversation } from '../semantics/config.ts';
 import { rawProgramArb, resolve, type Profile, type Side } from './programs.ts';
-import { modelSpecArb, type ModelSpec } from './models.ts';
+import { modelSpecArb, showModelSpec, type ModelSpec } from './models.ts';
+import { showSkeleton } from './skeleton.ts';
+import { prettyPrint } from '../syntax/printer.ts';
+
+/**
+ * Make a generated case print readably wherever fast-check prints it (plain `fc.assert` included):
+ * programs in surface syntax, holes as `⟦l: run0 | run1⟧`. The method is non-enumerable, so the case
+ * stays plain data for equality, JSON and the corpus.
+ */
+function printable<T extends object>(c: T, show: (c: T) => string): T {
+  Object.defineProperty(c, fc.toStringMethod, { value: () => show(c), enumerable: false });
+  return c;
+}
 
 /** Messages a generated conversation may already hold. */
 const MESSAGES = ['hello', 'secret', '1', '0', 'send "x"', 'clear'] as const;
@@ -99,7 +111,8 @@ export function pairArb<L>(o: PairGenOptions<L>): fc.Arbitrary<PairCase<L>> {
         ? fc.oneof(modelSpecArb({ ...(o.deterministicModels ? { deterministic: true } : {}) }), modelSpecArb({ sub: true }))
         : modelSpecArb({ ...(o.subModels ? { sub: true } : {}), ...(o.deterministicModels ? { deterministic: true } : {}) }),
       fuel: fc.integer(fuel),
-    });
+    }).map((c) => printable(c, (x) =>
+      `m = ${lat.show(x.obs)}, pc = ${lat.show(x.pc)}, conv ${lat.show(x.conv.label)}${x.conv.label1 !== undefined ? `|${lat.show(x.conv.label1)}` : ''}, model ${showModelSpec(x.model)}, fuel ${x.fuel}: ${showSkeleton(lat, x.skeleton)}`));
   });
 }
 
@@ -125,5 +138,5 @@ export function singleArb<L>(o: Omit<PairGenOptions<L>, 'iMaximalOnly'>): fc.Arb
     }),
     model: modelSpecArb({ ...(o.subModels ? { sub: true } : {}), ...(o.deterministicModels ? { deterministic: true } : {}) }),
     fuel: fc.integer(fuel),
-  });
+  }).map((c) => printable(c, (x) => `pc = ${lat.show(x.pc)}, conv ${lat.show(x.conv.label)}, model ${showModelSpec(x.model)}, fuel ${x.fuel}: ${prettyPrint(x.expr, lat)}`));
 }

@@ -14,6 +14,7 @@ export interface Factoring<L> {
   pair(i: L, s: L): L;
 }
 
+/** A label lattice (spec §1): a join-semilattice with ⊥ and ⊤, whose labels are also language values. */
 export interface Lattice<L> {
   /** Name used on the command line, e.g. `powerset-us`, `chain(3)`. */
   readonly name: string;

@@ -17,6 +17,7 @@ import { showConversation } from '../semantics/config.ts';
 import { observe } from '../observe/indist.ts';
 import type { SubDist } from '../distributions/subdist.ts';
 
+/** The context of an LLMbda theorem suite: lattice, semantics and skipping semantics under test, generator settings. */
 export interface LlmbdaCtx<L> {
   readonly lat: Lattice<L>;
   /** The semantics under test `⇓` (reference unless hunting a variant). */

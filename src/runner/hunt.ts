@@ -31,6 +31,7 @@ export interface Hit<Case, Ctx> {
   readonly shrinkMs: number;
 }
 
+/** Budget of a hunt: seed, time over all targets, and optionally cases per target. */
 export interface DriveOptions {
   readonly seed: number;
   /** Search time budget over all targets (shrinking is extra). */
@@ -41,6 +42,7 @@ export interface DriveOptions {
   readonly minShareMs?: number;
 }
 
+/** What a hunt searched, and its first counterexample or crash if any. */
 export interface DriveResult<Case, Ctx> {
   readonly tried: number;
   readonly timeMs: number;

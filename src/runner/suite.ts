@@ -11,7 +11,9 @@ import { defaultSeed } from './seed.ts';
 /** The judgement of one case: holds, or fails with a human-readable reason. */
 export type CaseOutcome = { readonly ok: true } | { readonly ok: false; readonly reason: string };
 
+/** The outcome of a case that holds. */
 export const HOLDS: CaseOutcome = { ok: true };
+/** The outcome of a failing case, with the reason a person reads. */
 export const fails = (reason: string): CaseOutcome => ({ ok: false, reason });
 
 /**
@@ -42,6 +44,7 @@ export interface PropertySuite<Case, Ctx> {
   readonly thresholds?: Readonly<Record<string, number>>;
 }
 
+/** How to run a suite: case count, seed, replay path, examples tried first, a time limit, progress. */
 export interface RunOptions<Case> {
   readonly runs: number;
   readonly seed?: number;
@@ -57,6 +60,7 @@ export interface RunOptions<Case> {
   readonly noShrink?: boolean;
 }
 
+/** A failing case (after fast-check's shrinking), rendered, with what replays it (`seed`, `path`). */
 export interface Counterexample<Case> {
   readonly value: Case;
   readonly reason: string;

@@ -14,6 +14,7 @@ import { loadPrelude, type Prelude } from './prelude.ts';
 import { REFERENCE } from './rules.ts';
 import type { Semantics } from './rules-types.ts';
 
+/** Options of `evaluate`: the semantics (reference by default), the observer for ⇓♯, a step budget. */
 export interface EvalOptions<L> {
   /** The rule table (default: the reference semantics). */
   readonly semantics?: Semantics;
@@ -33,6 +34,7 @@ export interface MissingMass {
   readonly weight: Q.Rational;
 }
 
+/** The result of `evaluate`: the sub-distribution of final configurations and where the missing mass went. */
 export interface Evaluation<L> {
   /** The denotation: final configurations with exact weights. */
   readonly finals: SubDist<Final<L>>;

@@ -9,6 +9,7 @@
  */
 import type { Rational } from '../distributions/rational.ts';
 
+/** An LLMbda expression (spec §2), generic in the label type `L`: one node kind per construct. */
 export type Expr<L> =
   | VarE
   | LamE<L>

@@ -19,6 +19,7 @@ export interface Expectation {
   readonly caughtBy?: string;
 }
 
+/** A variant semantics: the reference rule table with some rules replaced, named and described. */
 export interface Variant {
   /** Command-line name, e.g. `send-no-nsu`. */
   readonly name: string;
