@@ -4,7 +4,7 @@
  *
  * Time-to-failure is measured on a run with shrinking off (`noShrink`), so it never includes shrink
  * time; the shrink is then timed on its own by replaying the failing case from its `path`; last,
- * `llmbda hunt`'s minimiser (src/hunt/minimise.ts) continues from the shrunk case, as the hunt does.
+ * `llmbda hunt`'s minimiser (src/llmbda/minimise.ts) continues from the shrunk case, as the hunt does.
  */
 import { parentPort } from 'node:worker_threads';
 import { runSuite, type Verdict } from '../src/runner/suite.ts';

@@ -10,7 +10,7 @@
  * (the hunt first checks the primEval contract, then runs the theorem suites with generated programs
  *  that call `strlen` and `max`; a clean bill means no counterexample was found.)
  *
- * Programmatically: `withPrims(semantics, prims)` (src/hunt/prims.ts) adds the table to every model.
+ * Programmatically: `withPrims(semantics, prims)` (src/llmbda/prims.ts) adds the table to every model.
  */
 import { Q } from 'llmbda-check/distributions';
 import type { PlainValue } from 'llmbda-check/syntax';

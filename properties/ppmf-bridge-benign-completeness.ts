@@ -2,7 +2,7 @@
  * PPMF bridge, benign completeness in LLMbda: a benign call — every source meets the requirement, or the
  * platform holds a confirmation for exactly this target and risk — is allowed with probability exactly 1,
  * for writers with `IsDist` whose answers terminate with a value and do not label themselves less trusted
- * (src/bridge/generators.ts, `WriterResponse.benign`).
+ * (src/ppmf/bridge/generators.ts, `WriterResponse.benign`).
  */
 import * as Q from '../src/distributions/rational.ts';
 import { fails, HOLDS, type PropertySuite } from '../src/runner/suite.ts';

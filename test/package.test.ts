@@ -81,3 +81,11 @@ describe('the packed package in a consumer project', () => {
     expect(v).toBe(JSON.parse(sh('node', ['-p', 'JSON.stringify(require("./package.json").version)'], root)));
   });
 });
+
+describe('the README shows the consumer file that runs', () => {
+  it('its "Use it from your own tests" block is test/consumer/consumer.test.ts verbatim', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const m = /<!-- BEGIN consumer\.test\.ts[^\n]*\n```ts\n([\s\S]*?)```\n<!-- END consumer\.test\.ts -->/.exec(readme);
+    expect(m?.[1]).toBe(readFileSync(join(root, 'test/consumer/consumer.test.ts'), 'utf8'));
+  });
+});

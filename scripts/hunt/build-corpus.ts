@@ -4,8 +4,8 @@
  * fewer conversation messages) and save it to counterexamples/. Hand-written entries are not touched, and
  * a hand-minimised smallest (`*-hand.json`) is kept unless the hunt does better.
  *
- *   npx tsx src/hunt/scripts/build-corpus.ts [--seeds 4] [--variant NAME] [--dry-run]
- *   npx tsx src/hunt/scripts/build-corpus.ts --render   (only: recompute every entry's size, rewrite the .lam files)
+ *   npx tsx scripts/hunt/build-corpus.ts [--seeds 4] [--variant NAME] [--dry-run]
+ *   npx tsx scripts/hunt/build-corpus.ts --render   (only: recompute every entry's size, rewrite the .lam files)
  */
 import { CATALOGUE } from '../../src/variants/catalogue.ts';
 import { hunt, type Finding } from '../../src/api/hunt.ts';

@@ -3,7 +3,7 @@
  * `fork-joins-label` for 20,000 TIPNI cases each (split over the shipped lattices) and `test-bare-pc`
  * for 20,000 on two-point, and exits 1 if any of them produces a report. (The tests run ~2,000.)
  *
- *   npx tsx src/hunt/scripts/controls.ts [--cases 20000] [--seed 1]
+ *   npx tsx scripts/hunt/controls.ts [--cases 20000] [--seed 1]
  */
 import { SHIPPED_LATTICES } from '../../src/lattice/registry.ts';
 import { hunt } from '../../src/api/hunt.ts';

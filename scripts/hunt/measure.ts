@@ -3,7 +3,7 @@
  * few seeds and record cases and wall time to the first failure, and the counterexample size as
  * fast-check left it and after the minimiser. Prints a Markdown table (docs/variants.md quotes it).
  *
- *   npx tsx src/hunt/scripts/measure.ts [--seeds 5] [--variant NAME] [--json]
+ *   npx tsx scripts/hunt/measure.ts [--seeds 5] [--variant NAME] [--json]
  */
 import { CATALOGUE } from '../../src/variants/catalogue.ts';
 import { hunt } from '../../src/api/hunt.ts';
