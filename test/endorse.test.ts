@@ -19,6 +19,7 @@ import { endorseBounded } from '../properties/endorse-bounded.ts';
 import { runSource } from '../src/endorse/cases.ts';
 import { PRELUDE_VARIANTS, preludeSourceOf, preludeWith } from '../src/endorse/variants.ts';
 import { STANDARD_PRELUDE_SOURCE } from '../src/semantics/prelude.ts';
+import { huntEndorse } from '../src/endorse/hunt.ts';
 
 const lat = powersetUSE;
 const REF = { prelude: 'reference' };
@@ -121,5 +122,19 @@ describe('the endorse suites on 2,000 generated cases each', () => {
     const v = runSuite(suite as never, { prelude: variant.name }, { runs: RUNS, seed: 1 });
     expect(v.counterexample, `${variant.name} survived ${v.runs} cases`).toBeDefined();
     expect(v.counterexample!.reason).not.toMatch(/^exception/);
+  });
+});
+
+describe('llmbda hunt --system endorse', () => {
+  it.each(PRELUDE_VARIANTS.map((v) => [v.name] as const))('finds %s, with a replay line', (name) => {
+    const r = huntEndorse({ variant: name, seed: 1, timeMs: 20_000 });
+    expect(r.found, r.report).toBe(true);
+    expect(r.report).toContain(`Replay: npx llmbda hunt --system endorse --variant ${name} --seed 1`);
+  });
+  it('gives the standard prelude a clean bill on a short hunt, and rejects unknown variants', () => {
+    const r = huntEndorse({ variant: 'reference', seed: 2, timeMs: 2000 });
+    expect(r.found, r.report).toBe(false);
+    expect(r.tried).toBeGreaterThan(50);
+    expect(() => huntEndorse({ variant: 'nope' })).toThrow(/unknown variant/);
   });
 });
