@@ -147,6 +147,15 @@ export async function executeLiveRun(r: Resolved, opts: OracleOpts): Promise<Liv
   if (opts.record !== undefined) writeFileSync(opts.record, `${JSON.stringify(recordingTable(run.calls), null, 2)}\n`);
   const stats = `oracle ${endpoint} model ${opts.modelName}: ${run.fetched} request(s) answered live, ${cache ? `${cache.hits} from the cache ${cache.dir}` : 'no cache'}${opts.record !== undefined ? `; recorded to ${opts.record}` : ''}\n`;
   if (run.kind === 'done') return { stdout: showResult(r, run.result, opts.json), stderr: stats, exitCode: 0 };
+  if (opts.json) {
+    return {
+      stdout: `${JSON.stringify({
+        file: r.file, lattice: r.lat.name, fuel: r.fuel, result: 'oracle failed', recv: run.index, attempts: run.attempts,
+        failure: { ...run.failure, message: showFailure(run.failure) }, conversation: run.chat, answeredBefore: run.calls.map((c) => c.response),
+      }, null, 2)}\n`,
+      stderr: stats, exitCode: 2,
+    };
+  }
   const out = [
     `${r.file} on ${r.lat.name}, fuel ${r.fuel}`,
     `result        the oracle failed at recv #${run.index} after ${run.attempts} attempt(s): ${showFailure(run.failure)}`,
