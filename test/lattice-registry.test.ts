@@ -27,7 +27,7 @@ describe('latticeByName', () => {
     }
   });
   it('lists every name form for help text', () => {
-    expect(ALL_LATTICE_NAMES).toEqual(['two-point', 'powerset-us', 'chain(N)', 'ppmf', 'product(A,B)']);
+    expect(ALL_LATTICE_NAMES).toEqual(['two-point', 'powerset-us', 'powerset-use', 'chain(N)', 'ppmf', 'product(A,B)']);
   });
 });
 
