@@ -5,6 +5,7 @@
  * semantics and a rule change that breaks TIPNI makes it fail.
  */
 import { describe, it, expect } from 'vitest';
+import { execFile } from 'node:child_process';
 import * as Q from '../src/distributions/rational.ts';
 import { latticeByName } from '../src/lattice/registry.ts';
 import { parse } from '../src/syntax/parser.ts';
@@ -156,4 +157,35 @@ describe('the leakage suite (capacity ≤ 1 + max divergence)', () => {
     const v = runSuite(leakage, variantCtx(lat, variantByName('send-no-nsu')!), { runs: 3000, seed: 1, noShrink: true });
     expect(v.counterexample?.reason).toMatch(/exceeds 1 \+ max divergence/);
   });
+});
+
+describe('llmbda leak (end to end)', () => {
+  const run = (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> => new Promise((resolve) => {
+    execFile(process.execPath, ['bin/llmbda.js', 'leak', ...args], { env: { ...process.env, NO_COLOR: '1' }, timeout: 60_000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
+    });
+  });
+  it('prints the channel matrix and the three measures; bad input is a one-line error (exit 2)', async () => {
+    const [ok, json, noSecret, badDomain, badObserver] = await Promise.all([
+      run(['examples/endorse/bounded.lam', '--lattice', 'powerset-use', '--secret', 'x', '--domain', '0..5', '--observer', '["S"]']),
+      run(['examples/endorse/bounded.lam', '--lattice', 'powerset-use', '--secret', 'x', '--domain', '0,1', '--observer', '["S"]', '--json']),
+      run(['examples/endorse/bounded.lam', '--domain', '0..3']),
+      run(['examples/endorse/bounded.lam', '--lattice', 'powerset-use', '--secret', 'x', '--domain', 'y + 1']),
+      run(['examples/endorse/bounded.lam', '--lattice', 'powerset-use', '--secret', 'x', '--domain', '0,1', '--observer', '["Q"]']),
+    ]);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toMatch(/secret\s+prior\s+o1\s+o2\s+o3\s+o4\s+o5/);
+    expect(ok.stdout).toContain('⊥ (no result)');
+    expect(ok.stdout).toMatch(/multiplicative capacity\s+2\.321928 bits\s+= log2 5/);
+    expect(ok.stdout).toMatch(/min-entropy leakage\s+2\.321928 bits\s+= log2\(5\/6 \/ 1\/6\) = log2 5/);
+    const j = JSON.parse(json.stdout) as { matrix: string[][]; capacity: { sum: string }; shannonBits: number };
+    expect(j.matrix).toEqual([['1', '0'], ['0', '1']]);
+    expect(j.capacity.sum).toBe('2');
+    expect(j.shannonBits).toBe(1);
+    for (const [r, msg] of [[noSecret, /needs --secret/], [badDomain, /free name/], [badObserver, /not a label of powerset-use/]] as const) {
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(msg);
+      expect(r.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/);
+    }
+  }, 60_000);
 });
