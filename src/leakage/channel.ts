@@ -81,29 +81,15 @@ export interface ProgramChannel extends Channel {
 export function programChannel<L>(s: ChannelSetup<L>): ProgramChannel {
   if (s.domain.length === 0) throw new UserError('--domain needs at least one value');
   const lat = s.lattice;
-  const observed: Map<string, Q.Rational>[] = [];
-  const order: string[] = [];
-  const seen = new Set<string>();
-  const missing: Q.Rational[] = [];
-  for (const v of s.domain) {
+  const observed = s.domain.map((v) => {
     const e = closeProgram(substituteSecret(s.program, s.secret, v.expr), s.prelude, s.file ?? 'program');
     const r = evaluate(s.model, lat, s.pc ?? lat.bottom, { label: lat.bottom, messages: [] }, e, s.fuel, {
       prelude: s.prelude, ...(s.semantics ? { semantics: s.semantics } : {}),
     });
-    const row = new Map<string, Q.Rational>();
-    let total = Q.ZERO;
-    for (const { key, weight } of keyedEntries(observe(lat, s.observer, r.finals))) {
-      row.set(key, weight);
-      total = Q.add(total, weight);
-      if (!seen.has(key)) { seen.add(key); order.push(key); }
-    }
-    observed.push(row);
-    missing.push(Q.sub(Q.ONE, total));
-  }
-  const outputs = [...order].sort();
-  if (missing.some((x) => !Q.isZero(x))) outputs.push(NO_RESULT);
-  const rows = observed.map((row, i) => outputs.map((o) => (o === NO_RESULT ? missing[i]! : row.get(o) ?? Q.ZERO)));
-  return { secrets: s.domain.map((v) => v.text), prior: s.domain.map((v) => v.weight), outputs, rows, missing };
+    return observe(lat, s.observer, r.finals);
+  });
+  const ch = channelOfObservations(s.domain.map((v) => v.text), observed, s.domain.map((v) => v.weight));
+  return { ...ch, missing: observed.map((d) => Q.sub(Q.ONE, mass(d))) };
 }
 
 /**
