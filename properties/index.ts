@@ -1,10 +1,13 @@
 /** Public entry `llmbda-check/properties`: every property suite (one theorem per file), to run with `runSuite` or `assertSuite`. */
 export * from './confinement.ts';
 export * from './distributions.ts';
+export * from './endorse-bounded.ts';
+export * from './endorse-no-cascade.ts';
 export * from './generators.ts';
 export * from './high-blindness.ts';
 export * from './insulated-tipni.ts';
 export * from './lattice-laws.ts';
+export * from './leakage.ts';
 export * from './lemma13.ts';
 export * from './lemma2.ts';
 export * from './lemma3.ts';

@@ -27,7 +27,7 @@ describe('latticeByName', () => {
     }
   });
   it('lists every name form for help text', () => {
-    expect(ALL_LATTICE_NAMES).toEqual(['two-point', 'powerset-us', 'chain(N)', 'ppmf', 'product(A,B)']);
+    expect(ALL_LATTICE_NAMES).toEqual(['two-point', 'powerset-us', 'powerset-use', 'chain(N)', 'ppmf', 'product(A,B)']);
   });
 });
 
@@ -75,7 +75,7 @@ describe('resolveLattice', () => {
 
   it('rejects unknown names with a UserError listing the valid ones', async () => {
     await expect(resolveLattice('diamond')).rejects.toThrow(UserError);
-    await expect(resolveLattice('diamond')).rejects.toThrow(/unknown lattice 'diamond'; valid names: two-point, powerset-us, chain\(N\), ppmf, product\(A,B\)/);
+    await expect(resolveLattice('diamond')).rejects.toThrow(/unknown lattice 'diamond'; valid names: two-point, powerset-us, powerset-use, chain\(N\), ppmf, product\(A,B\)/);
   });
 
   it('rejects missing files, unloadable files and files without a lattice export', async () => {

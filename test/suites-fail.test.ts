@@ -73,6 +73,7 @@ const BREAKAGES: readonly Breakage[] = [
   { suite: 'lemma3', lattice: 'two-point', broken: { semantics: variant('send-no-nsu') }, what: 'Send without no-sensitive-upgrade (catalogue send-no-nsu): TINI fails, and so does TIPNI' },
   { suite: 'lemma4', lattice: 'powerset-us', broken: { semantics: variant('test-bare-pc') }, what: 'a total-mass TIPNI leak (test-bare-pc): mass-1 observations that differ' },
   { suite: 'lemma5', lattice: 'two-point', broken: { semantics: variant('app-at-pc') }, what: 'App runs bodies at pc (catalogue app-at-pc): Δ exceeds the divergence bound' },
+  { suite: 'leakage', lattice: 'powerset-us', broken: { semantics: variant('send-no-nsu') }, what: 'Send without no-sensitive-upgrade (catalogue send-no-nsu): bits leak with no divergence to pay for them' },
   { suite: 'theorem3', lattice: 'powerset-us', broken: { semantics: variant('recv-at-pc') }, what: 'the evaluator runs responses at pc, peval at lc (catalogue recv-at-pc)' },
 ];
 

@@ -20,6 +20,10 @@ import { lemma4 } from '../../properties/lemma4.ts';
 import { lemma5 } from '../../properties/lemma5.ts';
 import { theorem3 } from '../../properties/theorem3.ts';
 import { generators } from '../../properties/generators.ts';
+import { leakage } from '../../properties/leakage.ts';
+import { endorseNoCascade } from '../../properties/endorse-no-cascade.ts';
+import { endorseBounded } from '../../properties/endorse-bounded.ts';
+import type { AnyEndorseSuite } from '../endorse/hunt.ts';
 import { ppmfBenignCompleteness } from '../../properties/ppmf-benign-completeness.ts';
 import { ppmfDecoyRobustness } from '../../properties/ppmf-decoy-robustness.ts';
 import { ppmfFailClosed } from '../../properties/ppmf-fail-closed.ts';
@@ -33,7 +37,7 @@ import { ppmfBridgeUnrelatedConfirmation } from '../../properties/ppmf-bridge-un
 
 /** The LLMbda theorem suites, in the order `llmbda check` prints them. */
 export const LLMBDA_SUITES: readonly LlmbdaSuite[] = [
-  confinement, lemma2, tipni, insulatedTipni, stripping, highBlindness, lemma13, lemma3, lemma4, lemma5, theorem3, generators,
+  confinement, lemma2, tipni, insulatedTipni, stripping, highBlindness, lemma13, lemma3, lemma4, lemma5, leakage, theorem3, generators,
 ];
 
 /** Suites that are not per-lattice theorem suites (run once, or on a user lattice). */
@@ -48,6 +52,9 @@ export const PPMF_SUITES: readonly AnyPpmfSuite[] = [
 export const PPMF_BRIDGE_SUITES: readonly PropertySuite<BridgeScenario, BridgeCtx>[] = [
   ppmfBridgeNonAmplification, ppmfBridgeTipni, ppmfBridgeBenignCompleteness, ppmfBridgeUnrelatedConfirmation,
 ];
+
+/** The constrained-endorse suites (Appendix E), hunted with `--system endorse`. */
+export const ENDORSE_SUITES: readonly AnyEndorseSuite[] = [endorseNoCascade, endorseBounded];
 
 /** The LLMbda suite of that name, if any. */
 export function llmbdaSuiteByName(name: string): LlmbdaSuite | undefined {

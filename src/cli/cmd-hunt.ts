@@ -11,8 +11,9 @@ import { UserError } from '../util/absurd.ts';
 import { duration, integer, positiveInt } from './common.ts';
 import type { CommandResult } from './main.ts';
 import { hunt, replay } from '../api/hunt.ts';
-import { allSuiteNames, PPMF_SUITES } from '../api/registry.ts';
+import { allSuiteNames, ENDORSE_SUITES, PPMF_SUITES } from '../api/registry.ts';
 import { huntPpmf } from '../ppmf/hunt.ts';
+import { huntEndorse } from '../endorse/hunt.ts';
 
 interface HuntFlags {
   variant?: string;
@@ -42,18 +43,20 @@ export function registerHunt(program: Command, result: CommandResult): void {
     .option('--seed <s>', 'seed (default: random; printed for replay)', integer('--seed'))
     .option('--runs <n>', 'at most this many cases per (suite, lattice)', positiveInt('--runs'))
     .option('--prims <file.ts>', 'a module exporting `prims` (a primitive table) added to every model; generated programs call them')
-    .option('--system <name>', 'llmbda (default) or ppmf (hunts the PPMF suites; --variant names a PPMF system)', 'llmbda')
+    .option('--system <name>', 'llmbda (default), ppmf (hunts the PPMF suites; --variant names a PPMF system) or endorse (--variant names a prelude variant of robust_endorse/bounded_endorse)', 'llmbda')
     .option('--out <dir>', 'save the counterexample in this folder (nothing is written without it)')
     .option('--no-minimise', 'skip the minimiser after fast-check\'s shrinking')
     .option('--json', 'machine-readable output')
     .action(async (flags: HuntFlags) => {
-      if (flags.system === 'ppmf') {
-        const r = huntPpmf({ suites: PPMF_SUITES, variant: flags.variant ?? 'ppmf', timeMs: flags.time, ...(flags.seed !== undefined ? { seed: flags.seed } : {}), ...(flags.suite ? { suite: flags.suite } : {}) });
+      if (flags.system === 'ppmf' || flags.system === 'endorse') {
+        const r = flags.system === 'ppmf'
+          ? huntPpmf({ suites: PPMF_SUITES, variant: flags.variant ?? 'ppmf', timeMs: flags.time, ...(flags.seed !== undefined ? { seed: flags.seed } : {}), ...(flags.suite ? { suite: flags.suite } : {}) })
+          : huntEndorse({ suites: ENDORSE_SUITES, variant: flags.variant ?? 'reference', timeMs: flags.time, ...(flags.seed !== undefined ? { seed: flags.seed } : {}), ...(flags.suite ? { suite: flags.suite } : {}) });
         process.stdout.write(flags.json ? `${JSON.stringify(r.json ?? { found: r.found, tried: r.tried }, null, 2)}\n` : `${r.report}\n`);
         result.exitCode = r.found ? 1 : 0;
         return;
       }
-      if (flags.system !== 'llmbda') throw new UserError(`--system must be llmbda or ppmf, got ${JSON.stringify(flags.system)}`);
+      if (flags.system !== 'llmbda') throw new UserError(`--system must be llmbda, ppmf or endorse, got ${JSON.stringify(flags.system)}`);
       if (!flags.variant) throw new UserError('hunt needs --variant NAME|FILE.ts (a catalogue name, "reference", or a variant file); see docs/variants.md');
       const r = await hunt({
         variant: flags.variant,

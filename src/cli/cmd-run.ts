@@ -3,6 +3,7 @@
  * or (`--sample N`) frequencies of N seeded `peval` runs.
  */
 import type { Command } from 'commander';
+import { UserError } from '../util/absurd.ts';
 import * as Q from '../distributions/rational.ts';
 import { entries } from '../distributions/subdist.ts';
 import { resolveLattice } from '../lattice/registry.ts';
@@ -20,8 +21,9 @@ import { renderTable } from './table.ts';
 import type { CommandResult } from './main.ts';
 import { inLargeStack } from './large-stack.ts';
 import { resolveVariantSemantics } from './variant-option.ts';
+import { addOracleOptions, executeLiveRun, wantsLiveRun, type OracleOpts } from '../cli/oracle.ts';
 
-export interface RunOpts {
+export interface RunOpts extends OracleOpts {
   lattice: string;
   model: string;
   fuel: number;
@@ -34,8 +36,8 @@ export interface RunOpts {
 }
 
 export function registerRun(program: Command, result: CommandResult): void {
-  program
-    .command('run')
+  addOracleOptions(program
+    .command('run'))
     .description('evaluate a program exactly and print its distribution (or sample it with --sample)')
     .argument('<file>', 'an LLMbda program (.lam)')
     .option('--lattice <name|file.ts>', 'label lattice: two-point, powerset-us, chain(N), ppmf, or a .ts file', 'powerset-us')
@@ -48,13 +50,14 @@ export function registerRun(program: Command, result: CommandResult): void {
     .option('--stack-mb <n>', 'JavaScript stack for the evaluation worker, in MB (deep recursion needs more)', positiveInt('--stack-mb'), 512)
     .option('--json', 'machine-readable output')
     .action(async (file: string, opts: RunOpts) => {
-      const { stdout, exitCode } = await inLargeStack<RunOutput>('run', { file, opts }, opts.stackMb);
+      const { stdout, stderr, exitCode } = await inLargeStack<RunOutput>('run', { file, opts }, opts.stackMb);
       process.stdout.write(stdout);
+      if (stderr) process.stderr.write(stderr);
       result.exitCode = exitCode;
     });
 }
 
-export interface RunOutput { readonly stdout: string; readonly exitCode: number }
+export interface RunOutput { readonly stdout: string; readonly stderr?: string; readonly exitCode: number }
 
 /** The body of `llmbda run` (runs inside a worker thread with a large stack). */
 export async function executeRun(file: string, opts: RunOpts): Promise<RunOutput> {
@@ -64,6 +67,10 @@ export async function executeRun(file: string, opts: RunOpts): Promise<RunOutput
   const expr = closeProgram(parse(readText(file), lat, { file }), prelude, file);
   const pc = opts.pc === undefined ? lat.bottom : parseLabelFlag(lat, '--pc', opts.pc);
   const conv: Conversation<unknown> = { label: lat.bottom, messages: [] };
+  if (wantsLiveRun(opts)) {
+    if (opts.sample !== undefined || opts.variant !== undefined) throw new UserError('--oracle/--replay run peval once under the reference rules: drop --sample and --variant');
+    return executeLiveRun({ file, lat, model, prelude, expr, pc, conv, fuel: opts.fuel }, opts);
+  }
   if (opts.sample !== undefined) return { stdout: sampleRun(lat, model, opts, pc, conv, expr, prelude), exitCode: 0 };
   const semantics = opts.variant ? await resolveVariantSemantics(opts.variant) : undefined;
   const res = evaluate(model, lat, pc, conv, expr, opts.fuel, { prelude, ...(semantics ? { semantics } : {}) });

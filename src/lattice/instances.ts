@@ -99,6 +99,55 @@ export const powersetUS: Lattice<USLabel> = {
 };
 
 // ---------------------------------------------------------------------------------------------
+// powerset-use: subsets of {U, S, E} (Appendix E's constrained endorse)
+
+/** A label of `powerset-use` as a bitmask: bit 1 = U (untrusted), 2 = S (secret), 4 = E (endorsed). */
+export type USELabel = number;
+
+/** The three atoms of `powerset-use` by name. */
+export const USE: { readonly U: USELabel; readonly S: USELabel; readonly E: USELabel } = { U: 1, S: 2, E: 4 };
+
+const USE_ATOM_ORDER: readonly (readonly [string, number])[] = [['U', 1], ['S', 2], ['E', 4]];
+const useAtoms = (l: USELabel): string[] => USE_ATOM_ORDER.filter(([, b]) => (l & b) !== 0).map(([a]) => a);
+const USE_ELEMENTS: readonly USELabel[] = [0, 1, 2, 3, 4, 5, 6, 7];
+const USE_ENC: readonly PlainValue[] = USE_ELEMENTS.map((l) => stringsValue(useAtoms(l)));
+const USE_SHOW: readonly string[] = USE_ELEMENTS.map((l) => showStrings(useAtoms(l)));
+
+/**
+ * `powerset-use`: subsets of `{U, S, E}` ordered by inclusion (paper, Appendix E). `E` marks data that
+ * was endorsed: `robust_endorse` (prelude) endorses to `["E"]` and refuses anything carrying `E`, so
+ * endorsement cannot cascade. Factored as integrity `{U, E}` × confidentiality `{S}`; I-maximal observers
+ * have both `U` and `E`. Encoded as arrays of distinct atoms in any order, shown in the order U, S, E.
+ */
+export const powersetUSE: Lattice<USELabel> = {
+  name: 'powerset-use',
+  bottom: 0,
+  top: 7,
+  join: (a, b) => a | b,
+  leq: (a, b) => (a & ~b) === 0,
+  equals: (a, b) => a === b,
+  show: (l) => USE_SHOW[l]!,
+  fromLabel: (l) => USE_ENC[l]!,
+  toLabel: (v) => {
+    const atoms = readStrings(v);
+    if (atoms === undefined || atoms.length > 3) return undefined;
+    let m = 0;
+    for (const a of atoms) {
+      const bit = a === 'U' ? USE.U : a === 'S' ? USE.S : a === 'E' ? USE.E : 0;
+      if (bit === 0 || (m & bit) !== 0) return undefined;
+      m |= bit;
+    }
+    return m;
+  },
+  elements: USE_ELEMENTS,
+  factoring: {
+    toI: (l) => l & (USE.U | USE.E),
+    toS: (l) => l & USE.S,
+    pair: (i, s) => (i & (USE.U | USE.E)) | (s & USE.S),
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
 // chain(n): 0 ⊑ 1 ⊑ … ⊑ n-1
 
 /** Largest `n` accepted by `chain(n)` (its `elements` list is materialised). */

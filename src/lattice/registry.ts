@@ -6,13 +6,13 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UserError } from '../util/absurd.ts';
 import type { AnyLattice } from './lattice.ts';
-import { MAX_CHAIN, chain, powersetUS, ppmfTrustSecrecy, product, twoPoint } from './instances.ts';
+import { MAX_CHAIN, chain, powersetUS, powersetUSE, ppmfTrustSecrecy, product, twoPoint } from './instances.ts';
 
 /** The default lattices every suite runs on. */
 export const SHIPPED_LATTICES: readonly string[] = ['two-point', 'powerset-us', 'chain(3)'];
 
 /** Every name form `latticeByName` understands, for help text. */
-export const ALL_LATTICE_NAMES: readonly string[] = ['two-point', 'powerset-us', 'chain(N)', 'ppmf', 'product(A,B)'];
+export const ALL_LATTICE_NAMES: readonly string[] = ['two-point', 'powerset-us', 'powerset-use', 'chain(N)', 'ppmf', 'product(A,B)'];
 
 /** Split `s` at top-level occurrences of `sep` (outside parentheses). */
 function splitTopLevel(s: string, sep: string): string[] {
@@ -44,6 +44,8 @@ export function latticeByName(name: string): AnyLattice | undefined {
       return twoPoint;
     case 'powerset-us':
       return powersetUS;
+    case 'powerset-use':
+      return powersetUSE;
     case 'ppmf':
       return ppmfTrustSecrecy;
   }
