@@ -19,7 +19,7 @@ const sh = (cmd: string, args: string[], cwd: string): string => execFileSync(cm
 
 beforeAll(() => {
   sh('npm', ['run', 'build', '--silent'], root);
-  const out = sh('npm', ['pack', '--silent', '--pack-destination', work], root).trim().split('\n').pop()!;
+  const out = sh('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', work], root).trim().split('\n').pop()!;
   const tarball = join(work, out);
   mkdirSync(consumer);
   const pkg = JSON.parse(sh('node', ['-p', 'JSON.stringify(require("./package.json"))'], root)) as { devDependencies: Record<string, string> };
