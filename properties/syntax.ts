@@ -7,17 +7,21 @@
  * - `parserTotal`: on arbitrary text, mutated programs and very deep nestings, `parse` returns an
  *   AST or throws a `ParseError` whose position and caret excerpt are consistent — never any other
  *   exception. Inputs that parse also survive print-and-reparse.
+ * - `serialiseRoundTrip`: spec §4's law `parse(serialise(v)) = v` for label-free values (strings with
+ *   braces, quotes, backslashes, control characters and astral code points; non-word field names).
  */
 import fc from 'fast-check';
 import { fails, HOLDS, type CaseOutcome, type PropertySuite } from '../src/check/suite.ts';
 import { denominator, numerator } from '../src/distributions/rational.ts';
-import { exprArb, stringArb } from '../src/generators/ast.ts';
+import { exprArb, plainValueArb, stringArb } from '../src/generators/ast.ts';
 import type { Lattice } from '../src/lattice/lattice.ts';
-import type { Expr } from '../src/syntax/ast.ts';
+import type { Expr, PlainValue } from '../src/syntax/ast.ts';
 import { ParseError } from '../src/syntax/errors.ts';
 import { exprDiff, forEachChild } from '../src/syntax/helpers.ts';
 import { MAX_NESTING, parse, tryParse } from '../src/syntax/parser.ts';
 import { prettyPrint, print } from '../src/syntax/printer.ts';
+import { isWord } from '../src/syntax/lexer.ts';
+import { serialise } from '../src/semantics/serialise.ts';
 
 /** A printer under test, with the name used in failure reasons. */
 export interface NamedPrinter {
@@ -266,5 +270,64 @@ function tryParseQuietly(source: string, lattice: Lattice<unknown>): 'ok' | 'err
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// The serialise law (spec §4)
+
+/** Context of `serialiseRoundTrip`: the lattice to parse with, and optionally the `serialise` under test. */
+export interface SerialiseCtx {
+  readonly lattice: Lattice<unknown>;
+  readonly serialise?: (v: PlainValue) => string;
+}
+
+const ASTRAL = /[\u{10000}-\u{10ffff}]/u;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** Some node of a label-free value satisfies `p` (lambda bodies included). */
+const somePlain = (v: PlainValue, p: (x: Expr<unknown>) => boolean): boolean => some(v as Expr<unknown>, p);
+
+/**
+ * `parse(serialise(v)) = v` for every label-free value `v`, strings at the top level excepted: those
+ * are sent raw (`serialise("s") = s`), and inside any structure read back exactly.
+ */
+export const serialiseRoundTrip: PropertySuite<PlainValue, SerialiseCtx> = {
+  name: 'serialise-round-trip',
+  title: 'Serialise law (spec §4): parse(serialise(v)) = v for every label-free value v, top-level strings raw',
+  arbitrary: (ctx) => plainValueArb(ctx.lattice),
+  check(v, ctx): CaseOutcome {
+    const ser = ctx.serialise ?? serialise;
+    const text = ser(v);
+    if (v.kind === 'str') {
+      if (text !== v.value) return fails(`a top-level string is not sent raw: serialise gave ${JSON.stringify(text)}`);
+      // Inside a structure the same string must read back: check it as a one-element array.
+      return checkReadsBack({ kind: 'array', elems: [v] }, ser, ctx.lattice);
+    }
+    return checkReadsBack(v, ser, ctx.lattice);
+  },
+  show: (v, ctx) => `value: ${print(v as Expr<unknown>, ctx.lattice)}\nserialised: ${JSON.stringify((ctx.serialise ?? serialise)(v))}`,
+  stats: (v) => ({
+    structured: v.kind === 'record' || v.kind === 'array',
+    braceOrQuoteInside: v.kind !== 'str' && somePlain(v, (x) => x.kind === 'str' && /["{}\\]/.test(x.value)),
+    controlInside: v.kind !== 'str' && somePlain(v, (x) => x.kind === 'str' && CONTROL.test(x.value)),
+    astralInside: v.kind !== 'str' && somePlain(v, (x) => x.kind === 'str' && ASTRAL.test(x.value)),
+    quotedFieldName: somePlain(v, (x) => x.kind === 'record' && x.fields.some((f) => !isWord(f.name))),
+    lambda: somePlain(v, (x) => x.kind === 'lam'),
+  }),
+  thresholds: { structured: 0.3, braceOrQuoteInside: 0.1, controlInside: 0.05, astralInside: 0.03, quotedFieldName: 0.05, lambda: 0.05 },
+};
+
+function checkReadsBack(v: PlainValue, ser: (v: PlainValue) => string, lattice: Lattice<unknown>): CaseOutcome {
+  const text = ser(v);
+  const r = tryParse(text, lattice);
+  if (!r.ok) return fails(`serialise output does not parse:\n${r.error.message}`);
+  const d = exprDiff(lattice, v as Expr<unknown>, r.expr);
+  if (d) {
+    return fails(
+      `serialise output parses to a different value at ${d.path || 'the root'}: ` +
+        `expected ${print(d.left, lattice)}, got ${print(d.right, lattice)}\n  serialised: ${JSON.stringify(text)}`,
+    );
+  }
+  return HOLDS;
+}
+
 /** Every suite of this module. */
-export const SYNTAX_SUITES = [roundTrip, parserTotal] as const;
+export const SYNTAX_SUITES = [roundTrip, parserTotal, serialiseRoundTrip] as const;
