@@ -206,18 +206,43 @@ export function sourceArb(lattice: Lattice<unknown>): fc.Arbitrary<SourceCase> {
   );
 }
 
+/** Code points quoted on each side of the caret (the documented excerpt window, docs/grammar.md). */
+const WINDOW = 50;
+
+/**
+ * User text as a message must show it (written here independently of src/syntax/errors.ts): tab kept,
+ * other C0/C1 controls, DEL, line/paragraph separators, bidi controls and lone surrogates as `\u{hex}`.
+ */
+function expectedDisplay(chars: readonly string[]): string {
+  return chars
+    .map((ch) => {
+      const cp = ch.codePointAt(0) ?? 0;
+      const hidden = (cp <= 0x1f && cp !== 9) || (cp >= 0x7f && cp <= 0x9f) || [0x2028, 0x2029, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069].includes(cp) || (cp >= 0xd800 && cp <= 0xdfff);
+      return hidden ? `\\u{${cp.toString(16)}}` : ch;
+    })
+    .join('');
+}
+
 /** Is a ParseError's position and excerpt consistent with the source? Undefined when it is. */
 function badErrorReport(e: ParseError, source: string): string | undefined {
   const lines = source.split('\n');
   if (!Number.isInteger(e.line) || e.line < 1 || e.line > lines.length) return `line ${e.line} is outside the source (${lines.length} lines)`;
   const text = (lines[e.line - 1] as string).replace(/\r$/, '');
-  if (e.sourceLine !== text) return `the excerpt ${JSON.stringify(e.sourceLine)} is not line ${e.line} ${JSON.stringify(text)}`;
-  const width = Array.from(text).length;
-  if (!Number.isInteger(e.column) || e.column < 1 || e.column > width + 1) return `column ${e.column} is outside line ${e.line} (${width} characters)`;
+  if (e.sourceLine !== text) return `the error's source line is not line ${e.line} ${JSON.stringify(text.slice(0, 200))}`;
+  const chars = Array.from(text);
+  if (!Number.isInteger(e.column) || e.column < 1 || e.column > chars.length + 1) return `column ${e.column} is outside line ${e.line} (${chars.length} characters)`;
+  if (/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/.test(e.message)) return 'the message contains a raw control character';
   const [head, excerpt, caret, ...rest] = e.message.split('\n');
   if (head !== `${e.file}:${e.line}:${e.column}: ${e.description}` || rest.length > 0) return `malformed message header: ${JSON.stringify(head)}`;
-  if (excerpt !== `  ${text}`) return 'the message does not quote the offending line';
-  if (caret === undefined || !caret.endsWith('^') || Array.from(caret).length !== e.column + 2) return `the caret is not under column ${e.column}`;
+  const c = e.column - 1;
+  const from = Math.max(0, c - WINDOW);
+  const to = Math.min(chars.length, c + WINDOW);
+  const open = from > 0 ? '…' : '';
+  const before = expectedDisplay(chars.slice(from, c));
+  const want = `  ${open}${before}${expectedDisplay(chars.slice(c, to))}${to < chars.length ? '…' : ''}`;
+  if (excerpt !== want) return `the message does not quote the window of line ${e.line} around column ${e.column}: ${JSON.stringify(excerpt)}`;
+  const pad = Array.from(before).map((ch) => (ch === '\t' ? '\t' : ' ')).join('');
+  if (caret !== `  ${open ? ' ' : ''}${pad}^`) return `the caret is not under column ${e.column}`;
   return undefined;
 }
 

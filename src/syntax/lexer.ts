@@ -6,7 +6,7 @@
  * (with `strMid` pieces between consecutive interpolations), so the parser sees ordinary tokens.
  */
 import { rat, type Rational } from '../distributions/rational.ts';
-import type { SourceMap } from './errors.ts';
+import { clip, type SourceMap } from './errors.ts';
 
 /** Reserved words: never variable names (they may still be record field names). */
 export const KEYWORDS: ReadonlySet<string> = new Set([
@@ -297,11 +297,11 @@ class Lexer {
     } else if (src[this.i] === '/' && isDigit(src.charCodeAt(this.i + 1))) {
       this.advance();
       const den = BigInt(digits());
-      if (den === 0n) throw this.map.error(start, `invalid rational literal '${src.slice(start, this.i)}': the denominator is zero`);
+      if (den === 0n) throw this.map.error(start, `invalid rational literal '${clip(src.slice(start, this.i))}': the denominator is zero`);
       value = rat(BigInt(whole), den);
     } else value = rat(BigInt(whole));
     if (this.i < src.length && isIdentStart(src.charCodeAt(this.i))) {
-      throw this.map.error(start, `invalid number literal '${src.slice(start, this.i + 1)}': a number cannot run into a name`);
+      throw this.map.error(start, `invalid number literal '${clip(src.slice(start, this.i + 1))}': a number cannot run into a name`);
     }
     return { kind: 'num', value, text: src.slice(start, this.i), start, end: this.i, line, col };
   }
