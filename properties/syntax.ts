@@ -154,7 +154,7 @@ const SOUP_TOKENS = [
 /** Elements of label literals: the shipped encodings' strings and numbers, and other literals. */
 const LABEL_ELEMENTS = ['"U"', '"S"', '"H"', '"X"', '""', '0', '1', '2', '-1', '1/2', 'true', 'null', '[]', '["H"]', '{}', '{a: 1}'];
 
-const DEEP_SHAPES: readonly ((n: number) => string)[] = [
+export const DEEP_SHAPES: readonly ((n: number) => string)[] = [
   (n) => '('.repeat(n) + 'x' + ')'.repeat(n),
   (n) => '['.repeat(n) + ']'.repeat(n),
   (n) => '{a: '.repeat(n) + '1' + '}'.repeat(n),
@@ -223,8 +223,8 @@ function expectedDisplay(chars: readonly string[]): string {
     .join('');
 }
 
-/** Is a ParseError's position and excerpt consistent with the source? Undefined when it is. */
-function badErrorReport(e: ParseError, source: string): string | undefined {
+/** Is a ParseError's position, message header, excerpt window (escaped) and caret consistent with the source? Undefined when they are. */
+export function badErrorReport(e: ParseError, source: string): string | undefined {
   const lines = source.split('\n');
   if (!Number.isInteger(e.line) || e.line < 1 || e.line > lines.length) return `line ${e.line} is outside the source (${lines.length} lines)`;
   const text = (lines[e.line - 1] as string).replace(/\r$/, '');
