@@ -111,6 +111,12 @@ describe('derived forms expand to exactly the spec §2 shapes', () => {
     expect(parse('["H"]:x', testTwoPoint)).toEqual(labelled(true, v('x')));
     expect(parse('["S"]:x', testTwoPoint)).toEqual(dynlabel(array([str('S')]), v('x')));
   });
+
+  it('only a bare array literal folds (spec §2), even for a lattice that decodes records', () => {
+    const recordsToo = { ...testPowersetUS, toLabel: (x: Parameters<typeof testPowersetUS.toLabel>[0]) => (x.kind === 'record' ? 0 : testPowersetUS.toLabel(x)) };
+    expect(parse('{}:x', recordsToo)).toEqual(dynlabel(record([]), v('x')));
+    expect(parse('[]:x', recordsToo)).toEqual(labelled(0, v('x')));
+  });
 });
 
 describe('precedence and associativity (docs/grammar.md table)', () => {

@@ -532,7 +532,7 @@ class Parser<L> {
 
   /**
    * `@e`, the label forms `e1:e2`, and the postfix operators `e.s`, `e."s"`, `e.[i]` on an atom.
-   * A bare label literal before `:` that the lattice accepts folds to the static label `l:e2`;
+   * A bare array literal of literals before `:` that the lattice accepts folds to the static label `l:e2`;
    * anything else is the dynamic label. `:` is right associative.
    */
   private prefix(): Expr<L> {
@@ -562,9 +562,9 @@ class Parser<L> {
   }
 
   private label(first: Token, labelExpr: Expr<L>, body: Expr<L>): Expr<L> {
-    // Postfix operators change the node's kind, so an array/record node that began with its own
-    // bracket is a bare literal; a parenthesised one began with '('.
-    const bare = (this.isPunct('[', first) || this.isPunct('{', first)) && (labelExpr.kind === 'array' || labelExpr.kind === 'record');
+    // Spec §2: only a bare *array* literal folds. Postfix operators change the node's kind, so an
+    // array node that began with its own bracket is a bare literal; a parenthesised one began with '('.
+    const bare = this.isPunct('[', first) && labelExpr.kind === 'array';
     if (bare && isLiteralData(labelExpr)) {
       const l = this.lattice.toLabel(labelExpr as PlainValue);
       if (l !== undefined) return A.labelled(l, body);
