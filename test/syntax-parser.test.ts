@@ -199,6 +199,7 @@ describe('lexical rules', () => {
     expect(P('123456789012345678901234567890')).toEqual(num(rat(123456789012345678901234567890n)));
     expect(errorOf('1/0').description).toMatch(/denominator is zero/);
     expect(errorOf('3x').description).toMatch(/cannot run into a name/);
+    expect(errorOf('0null + 1').description).toBe("invalid number literal '0null': a number cannot run into a name");
   });
 
   it('negative literals only where an operand starts, with the - touching the digits', () => {

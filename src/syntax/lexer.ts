@@ -301,7 +301,9 @@ class Lexer {
       value = rat(BigInt(whole), den);
     } else value = rat(BigInt(whole));
     if (this.i < src.length && isIdentStart(src.charCodeAt(this.i))) {
-      throw this.map.error(start, `invalid number literal '${clip(src.slice(start, this.i + 1))}': a number cannot run into a name`);
+      let end = this.i;
+      while (end < src.length && isIdentPart(src.charCodeAt(end))) end++;
+      throw this.map.error(start, `invalid number literal '${clip(src.slice(start, end))}': a number cannot run into a name`);
     }
     return { kind: 'num', value, text: src.slice(start, this.i), start, end: this.i, line, col };
   }
