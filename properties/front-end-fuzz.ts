@@ -14,6 +14,7 @@
  * - `printEscapes`: `parse(print(e)) = e` for generated ASTs carrying strings that need each of
  *   `\" \\ \n \t \r \{ \} \u{HEX}`, as string literals, record field names, quoted field accesses
  *   and primitive names; the statistics check that every escape is really exercised.
+ * - `rawStrings`: string literals read raw characters exactly (lone surrogates, controls, line breaks).
  */
 import fc from 'fast-check';
 import { fails, HOLDS, type CaseOutcome, type PropertySuite } from '../src/check/suite.ts';
@@ -299,5 +300,59 @@ export const printEscapes: PropertySuite<EscapeCase, PrintEscapesCtx> = {
   thresholds: { quote: 0.15, backslash: 0.15, newline: 0.1, tab: 0.1, cr: 0.1, openBrace: 0.15, closeBrace: 0.15, unicode: 0.2 },
 };
 
+// ---------------------------------------------------------------------------------------------
+// Raw characters in string literals
+
+/** Context of `rawStrings`: the lattice, and optionally the parse function under test. */
+export interface RawStringsCtx {
+  readonly lattice: Lattice<unknown>;
+  readonly parse?: (source: string, lattice: Lattice<unknown>) => Expr<unknown>;
+}
+
+/** `s` as a single-quoted literal: only `\'` and `\\` escaped (spec §2), everything else raw. */
+export const rawSingleQuoted = (s: string): string => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+
+/** `s` as a double-quoted literal with only the escapes it cannot do without: `\\ \" \{ \}`; controls, line breaks, surrogates raw. */
+export const minimalDoubleQuoted = (s: string): string => `"${s.replace(/[\\"{}]/g, (c) => `\\${c}`)}"`;
+
+/**
+ * The lexer reads every character of a string literal as itself: for any string `s` (any code units,
+ * lone surrogates, control characters, line breaks), `[lit, 0]` parses to `[s, 0]` for the
+ * single-quoted literal and the minimally escaped double-quoted one.
+ */
+export const rawStrings: PropertySuite<string, RawStringsCtx> = {
+  name: 'raw-strings',
+  title: 'String literals read raw characters exactly: any string s, quoted with only the escapes it needs, parses back to s',
+  arbitrary: () =>
+    fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 12 }),
+      serialiseStringArb(),
+      fc.array(fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c)), { maxLength: 3 }).chain((ss) =>
+        fc.string({ maxLength: 4 }).map((t) => ss.join('') + t + ss.join(''))),
+    ),
+  check(s, ctx): CaseOutcome {
+    const parseFn = ctx.parse ?? ((src: string, lat: Lattice<unknown>) => parse(src, lat));
+    for (const lit of [rawSingleQuoted(s), minimalDoubleQuoted(s)]) {
+      const src = `[${lit}, 0]`;
+      let e: Expr<unknown>;
+      try {
+        e = parseFn(src, ctx.lattice);
+      } catch (err) {
+        return fails(`${JSON.stringify(src)} does not parse: ${describeError(err)}`);
+      }
+      const got = e.kind === 'array' && e.elems.length === 2 ? e.elems[0] : undefined;
+      if (got?.kind !== 'str' || got.value !== s) return fails(`${JSON.stringify(src)} parses to ${print(e, ctx.lattice)}, not the string ${JSON.stringify(s)}`);
+    }
+    return HOLDS;
+  },
+  show: (s) => `string ${JSON.stringify(s)}: single-quoted ${JSON.stringify(rawSingleQuoted(s))}, double-quoted ${JSON.stringify(minimalDoubleQuoted(s))}`,
+  stats: (s) => ({
+    loneSurrogate: /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s),
+    control: /[\u0000-\u001f\u007f-\u009f]/.test(s),
+    quoteOrBackslash: /['"\\]/.test(s),
+  }),
+  thresholds: { loneSurrogate: 0.1, control: 0.1, quoteOrBackslash: 0.1 },
+};
+
 /** Every suite of this module. */
-export const FRONT_END_FUZZ_SUITES = [frontEndTotal, printEscapes] as const;
+export const FRONT_END_FUZZ_SUITES = [frontEndTotal, printEscapes, rawStrings] as const;

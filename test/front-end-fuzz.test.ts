@@ -10,10 +10,10 @@ import { runSuite } from '../src/check/suite.ts';
 import type { Lattice } from '../src/lattice/lattice.ts';
 import type { Expr } from '../src/syntax/ast.ts';
 import { ParseError } from '../src/syntax/errors.ts';
-import { forEachChild } from '../src/syntax/helpers.ts';
+import { forEachChild, mapChildren } from '../src/syntax/helpers.ts';
 import { parse, tryParse } from '../src/syntax/parser.ts';
 import { print } from '../src/syntax/printer.ts';
-import { frontEndTotal, plantStrings, printEscapes } from '../properties/front-end-fuzz.ts';
+import { frontEndTotal, plantStrings, printEscapes, rawStrings } from '../properties/front-end-fuzz.ts';
 import type { NamedPrinter } from '../properties/syntax.ts';
 import { TEST_LATTICES, testChain3, testPowersetUS } from './helpers/test-lattices.ts';
 
@@ -95,5 +95,25 @@ describe('Printer round trip with every escape: parse(print(e)) = e for strings 
     const e = plantStrings(cx.value);
     const back = tryParse(print(e, lat), lat);
     expect(back.ok).toBe(true);
+  });
+});
+
+describe('String literals read raw characters exactly: any string s, quoted with only the escapes it needs, parses back to s', () => {
+  it('holds (lone surrogates, controls, line breaks, quotes), with non-vacuous statistics', () => {
+    const verdict = runSuite(rawStrings, { lattice: lat }, { runs: 400, seed: 20261218 });
+    expect(verdict.counterexample?.pretty).toBeUndefined();
+    expect(verdict.vacuous).toEqual([]);
+    expect(verdict.ok).toBe(true);
+  });
+
+  it('fails on a parser that drops control characters from string literals', () => {
+    const strip = (e: Expr<unknown>): Expr<unknown> =>
+      e.kind === 'str' ? { kind: 'str', value: e.value.replace(/[\u0000-\u001f]/g, '') } : mapChildren(e, strip);
+    const sanitising = (s: string, l: Lattice<unknown>): Expr<unknown> => strip(parse(s, l));
+    const verdict = runSuite(rawStrings, { lattice: lat, parse: sanitising }, { runs: 300, seed: 8 });
+    expect(verdict.ok).toBe(false);
+    const cx = verdict.counterexample!;
+    expect(cx.reason).toMatch(/parses to .*, not the string/);
+    expect(cx.value).toMatch(/^[\u0000-\u001f]$/);
   });
 });

@@ -67,6 +67,9 @@ describe('Serialise law (spec §4): parse(serialise(v)) = v for every label-free
     expect(serialise(arr(s('a"b\\c')))).toBe('["a\\"b\\\\c"]');
     expect(serialise(arr(s('\n\t\r\u0001\u001b')))).toBe('["\\n\\t\\r\\u{1}\\u{1b}"]');
     expect(serialise(arr(s('😀')))).toBe('["😀"]');
+    // DEL and C1 are control characters; line separators and lone surrogates are not, and go raw.
+    expect(serialise(arr(s('\u007f\u0085')))).toBe('["\\u{7f}\\u{85}"]');
+    expect(serialise(arr(s('\u2028\ud800x\udc00')))).toBe('["\u2028\ud800x\udc00"]');
     expect(serialise({ kind: 'record', fields: [{ name: 'a b', expr: s('{x}') }, { name: 'in', expr: { kind: 'null' } }] })).toBe('{"a b": "\\{x\\}", in: null}');
     expect(serialise(s('{raw} "text"'))).toBe('{raw} "text"');
   });

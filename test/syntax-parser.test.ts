@@ -339,6 +339,13 @@ describe('parse errors name file:line:column and show the line with a caret', ()
     expect(e.message).toBe("<input>:1:6: expected ')' to close '(' at 1:4, found end of input\n  \tf (x\n  \t    ^");
   });
 
+  it('a lone surrogate in a string is one character (it does not swallow the closing quote)', () => {
+    expect(P('"\ud800"')).toEqual(str('\ud800'));
+    expect(P("'\udbff'")).toEqual(str('\udbff'));
+    expect(P('["\udc00", "\ud800", 1]')).toEqual(array([str('\udc00'), str('\ud800'), n(1)]));
+    expect(errorOf('"\ud800" $').column).toBe(5);
+  });
+
   it('columns count code points, not UTF-16 units', () => {
     const e = errorOf('"😀" $');
     expect([e.line, e.column]).toEqual([1, 5]);

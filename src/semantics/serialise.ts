@@ -3,11 +3,12 @@
  * with the law `parse(serialise(v)) = v` for every label-free `v` that is not a top-level string
  * (checked by `serialiseRoundTrip` in properties/syntax.ts). Numbers print as integers, finite
  * decimals like `0.25`, or `p/q`; strings inside structures are double-quoted with the §2 escapes
- * (`\"`, `\\`, `\{`, `\}`, `\n`, `\t`, `\r`, other control characters `\u{HEX}`); field names that are
- * not words are quoted the same way. All of that is the core printer's job: serialise is `print`.
+ * (`\"`, `\\`, `\{`, `\}`, `\n`, `\t`, `\r`, other control characters `\u{HEX}`, and nothing else: line
+ * separators and lone surrogates go raw, which the lexer reads back as themselves); field names that
+ * are not words are quoted the same way. Serialise is the core printer with that quoting.
  */
 import type { PlainValue } from '../syntax/ast.ts';
-import { print } from '../syntax/printer.ts';
+import { CORE_STYLE, printWith, showSpecString, type PrintStyle } from '../syntax/printer.ts';
 import type { Lattice } from '../lattice/lattice.ts';
 
 /** A lattice used only to print label-free values (they contain no static labels to show). */
@@ -17,9 +18,12 @@ const NO_LABELS: Lattice<never> = {
   fromLabel: () => ({ kind: 'array', elems: [] }), toLabel: () => undefined,
 };
 
+/** The core printer with spec §4's string escapes (`showSpecString`): nothing but those is escaped. */
+const SERIALISE_STYLE: PrintStyle = { ...CORE_STYLE, quote: showSpecString };
+
 /** Surface syntax of a label-free value, strings quoted at every level; `parse` gives `v` back. */
 export function showPlain(v: PlainValue): string {
-  return print(v, NO_LABELS);
+  return printWith(v, NO_LABELS, SERIALISE_STYLE);
 }
 
 /** The standard `serialise`: a top-level string is sent raw, anything else as `showPlain`. */

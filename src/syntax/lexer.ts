@@ -139,8 +139,9 @@ class Lexer {
 
   private advance(): void {
     const c = this.src.charCodeAt(this.i);
-    // A high surrogate starts a two-unit code point, which is one column.
-    this.i += c >= 0xd800 && c <= 0xdbff && this.i + 1 < this.src.length ? 2 : 1;
+    const d = this.src.charCodeAt(this.i + 1);
+    // A surrogate pair is one code point, one column; a lone surrogate is one unit like any other.
+    this.i += c >= 0xd800 && c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff ? 2 : 1;
     if (c === 10) {
       this.line++;
       this.col = 1;
