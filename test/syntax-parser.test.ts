@@ -426,6 +426,8 @@ describe('parse errors name file:line:column and show the line with a caret', ()
     // Prelude names and bound names are fine; a name bound only later is not.
     expect(() => closeProgram(parse('is_trusted (fix (\\f. \\x. x) 1)', lat), prelude)).not.toThrow();
     expect((unbound('(\\q. q) q') as ParseError).column).toBe(9);
+    // A prelude definition that uses an undefined name, likewise.
+    expect(() => loadPrelude(lat, 'let a = 1\nlet b = a + c\n', 'my-prelude.lam')).toThrow(/^my-prelude\.lam:2:13: unbound variable c\n/);
     // Model responses report it the same way, as a parse error value.
     const r = parseResponse('[1,\n zz]', lat, prelude);
     expect(r.kind === 'array' && r.elems[1]).toEqual({ kind: 'str', value: 'parse error: 2:2: unbound variable zz' });
