@@ -20,7 +20,7 @@ import { TEST_LATTICES, testChain3, testPowersetUS } from './helpers/test-lattic
 const lat = testPowersetUS as Lattice<unknown>;
 
 describe('Front-end totality: on arbitrary and mutated input the lexer and parser give a program or a located ParseError, never another exception', () => {
-  for (const [lattice, runs] of [[lat, 200], [testChain3 as Lattice<unknown>, 80]] as const) {
+  for (const [lattice, runs] of [[lat, 150], [testChain3 as Lattice<unknown>, 60]] as const) {
     it(`holds on ${lattice.name} (${runs} cases, nestings and chains up to 10⁵), with non-vacuous statistics`, () => {
       const verdict = runSuite(frontEndTotal, { lattice }, { runs, seed: 20261216 });
       expect(verdict.counterexample?.pretty).toBeUndefined();
@@ -42,7 +42,7 @@ describe('Front-end totality: on arbitrary and mutated input the lexer and parse
       count(e);
       return e;
     };
-    const verdict = runSuite(frontEndTotal, { lattice: lat, parse: recursing }, { runs: 200, seed: 4, noShrink: true });
+    const verdict = runSuite(frontEndTotal, { lattice: lat, parse: recursing }, { runs: 150, seed: 4, noShrink: true });
     expect(verdict.ok).toBe(false);
     const cx = verdict.counterexample;
     expect(cx?.reason).toMatch(/^parse threw something other than a ParseError: RangeError: Maximum call stack size exceeded/);
@@ -50,7 +50,7 @@ describe('Front-end totality: on arbitrary and mutated input the lexer and parse
     expect(() => recursing(cx!.value.source, lat)).toThrow(RangeError);
     expect(tryParse(cx!.value.source, lat).ok).toBe(true);
     // It replays from seed and path.
-    const again = runSuite(frontEndTotal, { lattice: lat, parse: recursing }, { runs: 200, seed: cx!.seed, path: cx!.path, noShrink: true });
+    const again = runSuite(frontEndTotal, { lattice: lat, parse: recursing }, { runs: 150, seed: cx!.seed, path: cx!.path, noShrink: true });
     expect(again.counterexample?.value.source).toBe(cx!.value.source);
   });
 
