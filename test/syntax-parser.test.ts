@@ -12,6 +12,8 @@ import {
 import { ParseError } from '../src/syntax/errors.ts';
 import { MAX_NESTING, parse, parseDefinitions, tryParse } from '../src/syntax/parser.ts';
 import { UserError } from '../src/util/absurd.ts';
+import { exprEquals } from '../src/syntax/helpers.ts';
+import { closeProgram, loadPrelude, parseResponse } from '../src/semantics/prelude.ts';
 import { testChain3, testPairs, testPowersetUS, testTwoPoint } from './helpers/test-lattices.ts';
 
 const lat = testPowersetUS;
@@ -109,6 +111,12 @@ describe('derived forms expand to exactly the spec §2 shapes', () => {
     expect(parse('["H"]:x', testTwoPoint)).toEqual(labelled(true, v('x')));
     expect(parse('["S"]:x', testTwoPoint)).toEqual(dynlabel(array([str('S')]), v('x')));
   });
+
+  it('only a bare array literal folds (spec §2), even for a lattice that decodes records', () => {
+    const recordsToo = { ...testPowersetUS, toLabel: (x: Parameters<typeof testPowersetUS.toLabel>[0]) => (x.kind === 'record' ? 0 : testPowersetUS.toLabel(x)) };
+    expect(parse('{}:x', recordsToo)).toEqual(dynlabel(record([]), v('x')));
+    expect(parse('[]:x', recordsToo)).toEqual(labelled(0, v('x')));
+  });
 });
 
 describe('precedence and associativity (docs/grammar.md table)', () => {
@@ -191,6 +199,7 @@ describe('lexical rules', () => {
     expect(P('123456789012345678901234567890')).toEqual(num(rat(123456789012345678901234567890n)));
     expect(errorOf('1/0').description).toMatch(/denominator is zero/);
     expect(errorOf('3x').description).toMatch(/cannot run into a name/);
+    expect(errorOf('0null + 1').description).toBe("invalid number literal '0null': a number cannot run into a name");
   });
 
   it('negative literals only where an operand starts, with the - touching the digits', () => {
@@ -330,6 +339,13 @@ describe('parse errors name file:line:column and show the line with a caret', ()
     expect(e.message).toBe("<input>:1:6: expected ')' to close '(' at 1:4, found end of input\n  \tf (x\n  \t    ^");
   });
 
+  it('a lone surrogate in a string is one character (it does not swallow the closing quote)', () => {
+    expect(P('"\ud800"')).toEqual(str('\ud800'));
+    expect(P("'\udbff'")).toEqual(str('\udbff'));
+    expect(P('["\udc00", "\ud800", 1]')).toEqual(array([str('\udc00'), str('\ud800'), n(1)]));
+    expect(errorOf('"\ud800" $').column).toBe(5);
+  });
+
   it('columns count code points, not UTF-16 units', () => {
     const e = errorOf('"😀" $');
     expect([e.line, e.column]).toEqual([1, 5]);
@@ -353,6 +369,68 @@ describe('parse errors name file:line:column and show the line with a caret', ()
     expect([e.line, e.column, e.description]).toEqual([1, 6, "expected ']' to close '[' at 1:1 (or ',' between elements), found end of input"]);
     expect(errorOf('send').description).toBe("missing argument: the form is 'send e', found end of input");
     expect(errorOf('prim p x').description).toMatch(/primitive's name as a plain string literal/);
+  });
+
+  it('quotes at most 50 code points each side of the caret, marking cut ends with …', () => {
+    const e = errorOf('x'.repeat(300) + ' $ ' + 'y'.repeat(300));
+    expect(e.column).toBe(302);
+    const [, excerpt, caret] = e.message.split('\n');
+    expect(excerpt).toBe(`  …${'x'.repeat(49)} $ ${'y'.repeat(48)}…`);
+    expect(caret).toBe(`  ${' '.repeat(51)}^`);
+    // Near the start of the line nothing is cut before the caret.
+    expect(errorOf('$' + 'z'.repeat(100)).message.split('\n')[1]).toBe(`  $${'z'.repeat(49)}…`);
+  });
+
+  it('1M nested parentheses or lets give an error of under 300 bytes', () => {
+    for (const src of ['('.repeat(1_000_000) + 'x' + ')'.repeat(1_000_000), 'let x = 1 in '.repeat(1_000_000) + 'x']) {
+      const e = errorOf(src);
+      expect(e.description).toBe(`expression nested too deeply (more than ${MAX_NESTING} levels); split it with let`);
+      expect(e.message.split('\n')).toHaveLength(3);
+      expect(Buffer.byteLength(e.message)).toBeLessThan(300);
+    }
+  });
+
+  it('escapes control characters of the source in the excerpt and the description (no raw ESC reaches a terminal)', () => {
+    const e = errorOf('f \u001b[31m $');
+    expect(e.description).toBe('unexpected character U+001B');
+    expect(e.message).toBe('<input>:1:3: unexpected character U+001B\n  f \\u{1b}[31m $\n    ^');
+    const d = errorOf('{"a\u0007b\u202e" x}');
+    expect(d.description).toBe("expected ':' after the field name 'a\\u{7}b\\u{202e}', found 'x'");
+    expect(d.message).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/);
+    // A carriage return inside a line would overwrite the terminal line: shown as \u{d}.
+    expect(errorOf('x\ry )').message.split('\n')[1]).toBe('  x\\u{d}y )');
+  });
+
+  it('long names in descriptions are cut to 40 characters', () => {
+    const e = errorOf(`let ${'n'.repeat(5000)} 1`);
+    expect(e.description).toBe(`expected '=' after 'let ${'n'.repeat(40)}…', found '1'`);
+    expect(errorOf(`1${'2'.repeat(5000)}x`).description).toBe(`invalid number literal '${'1' + '2'.repeat(39)}…': a number cannot run into a name`);
+  });
+
+  it('an unbound variable is reported at its first occurrence, with line, column and caret', () => {
+    const prelude = loadPrelude(lat);
+    const unbound = (src: string, file?: string): UserError => {
+      try {
+        closeProgram(parse(src, lat, file === undefined ? {} : { file }), prelude, file);
+      } catch (e) {
+        expect(e).toBeInstanceOf(UserError);
+        return e as UserError;
+      }
+      throw new Error(`expected an unbound variable in ${src}`);
+    };
+    expect(unbound('let x = 1 in\n  x + y', 'a.lam').message).toBe('a.lam:2:7: unbound variable y\n    x + y\n        ^');
+    const two = unbound('let f = \\z. z + w in f (y w)');
+    expect(two).toBeInstanceOf(ParseError);
+    expect([(two as ParseError).line, (two as ParseError).column]).toEqual([1, 17]);
+    expect((two as ParseError).description).toMatch(/^unbound variables (w, y|y, w)$/);
+    // Prelude names and bound names are fine; a name bound only later is not.
+    expect(() => closeProgram(parse('is_trusted (fix (\\f. \\x. x) 1)', lat), prelude)).not.toThrow();
+    expect((unbound('(\\q. q) q') as ParseError).column).toBe(9);
+    // A prelude definition that uses an undefined name, likewise.
+    expect(() => loadPrelude(lat, 'let a = 1\nlet b = a + c\n', 'my-prelude.lam')).toThrow(/^my-prelude\.lam:2:13: unbound variable c\n/);
+    // Model responses report it the same way, as a parse error value.
+    const r = parseResponse('[1,\n zz]', lat, prelude);
+    expect(r.kind === 'array' && r.elems[1]).toEqual({ kind: 'str', value: 'parse error: 2:2: unbound variable zz' });
   });
 
   it('tryParse returns the error as a value; parse throws it', () => {
@@ -382,10 +460,29 @@ describe('nesting is limited with a clear ParseError, never a RangeError', () =>
     }
   });
 
-  it('long flat sequences count as deep trees (a + a + … nests to the left)', () => {
-    expect(tryParse('x' + ' + x'.repeat(MAX_NESTING + 10), lat).ok).toBe(false);
-    expect(tryParse('x' + ' + x'.repeat(MAX_NESTING - 10), lat).ok).toBe(true);
-    expect(tryParse('[' + 'x, '.repeat(50000) + ']', lat).ok).toBe(true);
+  it('left-associative chains are not nesting: a + a + …, f x y …, e.a.b …, "{a}{b}…" of 100,000 terms parse', () => {
+    const n = 100000;
+    const chains: Record<string, string> = {
+      sums: 'x' + ' + x'.repeat(n),
+      products: 'x' + ' * 2 / 3 % 4'.repeat(n / 3),
+      applications: 'f' + ' x'.repeat(n),
+      fields: 'r' + '.a'.repeat(n),
+      indices: 'r' + '.[0]'.repeat(n),
+      interpolation: '"' + '{x}'.repeat(n) + '"',
+      elements: '[' + 'x, '.repeat(n) + ']',
+    };
+    for (const [name, src] of Object.entries(chains)) {
+      const r = tryParse(src, lat);
+      expect(r.ok, name).toBe(true);
+    }
+    // The chain is left-nested: 1 + 1 + 1 is (1 + 1) + 1.
+    expect(exprEquals(lat, P('1 + 2 + 3'), P('(1 + 2) + 3'))).toBe(true);
+    // Right-nested chains are nesting: && and || are right associative.
+    expect(tryParse('x' + ' && x'.repeat(MAX_NESTING + 10), lat).ok).toBe(false);
+    expect(tryParse('x' + ' && x'.repeat(MAX_NESTING - 10), lat).ok).toBe(true);
+    // A chain whose terms nest still counts their nesting.
+    const deepTerm = '('.repeat(MAX_NESTING + 5) + 'x' + ')'.repeat(MAX_NESTING + 5);
+    expect(tryParse(`1 + 1 + ${deepTerm}`, lat).ok).toBe(false);
   });
 
   it('with little stack left, a deep input is still a ParseError (the stack backstop)', () => {

@@ -27,6 +27,8 @@ export interface RunOpts extends OracleOpts {
   lattice: string;
   model: string;
   fuel: number;
+  maxSteps?: number;
+  maxOutcomes?: number;
   pc?: string;
   sample?: number;
   seed: number;
@@ -43,6 +45,8 @@ export function registerRun(program: Command, result: CommandResult): void {
     .option('--lattice <name|file.ts>', 'label lattice: two-point, powerset-us, chain(N), ppmf, or a .ts file', 'powerset-us')
     .option('--model <spec>', 'model: coin:P, echo, const:TEXT, table:FILE.json, random:SEED', 'coin:1/2')
     .option('--fuel <n>', 'fuel = maximum derivation depth', positiveInt('--fuel'), 200)
+    .option('--max-steps <n>', 'stop (exit 2) after this many rule applications', positiveInt('--max-steps'), 50_000_000)
+    .option('--max-outcomes <n>', 'stop (exit 2) when a distribution grows past this many distinct outcomes', positiveInt('--max-outcomes'), 10_000)
     .option('--pc <label>', 'starting program-counter label (default ⊥)')
     .option('--variant <name|file.ts>', 'evaluate under a variant semantics instead of the reference')
     .option('--sample <n>', 'run peval N times with a seeded sampled oracle and print frequencies', positiveInt('--sample'))
@@ -73,7 +77,7 @@ export async function executeRun(file: string, opts: RunOpts): Promise<RunOutput
   }
   if (opts.sample !== undefined) return { stdout: sampleRun(lat, model, opts, pc, conv, expr, prelude), exitCode: 0 };
   const semantics = opts.variant ? await resolveVariantSemantics(opts.variant) : undefined;
-  const res = evaluate(model, lat, pc, conv, expr, opts.fuel, { prelude, ...(semantics ? { semantics } : {}) });
+  const res = evaluate(model, lat, pc, conv, expr, opts.fuel, { prelude, ...(opts.maxSteps !== undefined ? { maxSteps: opts.maxSteps } : {}), ...(opts.maxOutcomes !== undefined ? { maxOutcomes: opts.maxOutcomes } : {}), ...(semantics ? { semantics } : {}) });
   const rows = entries(res.finals);
   if (opts.json) {
     return {

@@ -8,5 +8,5 @@ try {
   parentPort?.postMessage({ ok: true, value });
 } catch (e) {
   const err = e instanceof Error ? e : new Error(String(e));
-  parentPort?.postMessage({ ok: false, kind: err.name, message: err.name === 'UserError' || err.name === 'StackLimitError' ? err.message : (err.stack ?? err.message) });
+  parentPort?.postMessage({ ok: false, kind: err.name, message: err.name === 'UserError' || err.name === 'StackLimitError' || err.name === 'BudgetExceeded' ? err.message : (err.stack ?? err.message) });
 }

@@ -21,7 +21,7 @@ export async function inLargeStack<T>(task: TaskName, args: unknown, stackMb: nu
     return await new Promise<T>((resolve, reject) => {
       worker.once('message', (m: { ok: true; value: T } | { ok: false; kind: string; message: string }) => {
         if (m.ok) resolve(m.value);
-        else if (m.kind === 'UserError') reject(new UserError(m.message));
+        else if (m.kind === 'UserError' || m.kind === 'BudgetExceeded') reject(new UserError(m.message));
         else if (m.kind === 'StackLimitError') reject(new StackLimitError(m.message.replace('--stack-mb N', `--stack-mb N (now ${stackMb})`)));
         else reject(new Error(m.message));
       });

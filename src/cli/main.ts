@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { UserError } from '../util/absurd.ts';
-import { StackLimitError } from '../semantics/ev.ts';
+import { BudgetExceeded, StackLimitError } from '../semantics/errors.ts';
 import { registerRun } from './cmd-run.ts';
 import { registerCheck } from './cmd-check.ts';
 import { registerHunt } from './cmd-hunt.ts';
@@ -52,7 +52,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       // commander already printed the message (help and version exit 0).
       return e.exitCode === 0 ? 0 : 2;
     }
-    if (e instanceof UserError || e instanceof StackLimitError) {
+    if (e instanceof UserError || StackLimitError.is(e) || BudgetExceeded.is(e)) {
       process.stderr.write(`llmbda: ${e.message}\n`);
       return 2;
     }

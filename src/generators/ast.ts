@@ -10,9 +10,9 @@ import fc from 'fast-check';
 import { isZero, rat, type Rational } from '../distributions/rational.ts';
 import type { Lattice } from '../lattice/lattice.ts';
 import * as A from '../syntax/ast.ts';
-import type { BareValue, Expr, Value } from '../syntax/ast.ts';
+import type { BareValue, Expr, PlainValue, Value } from '../syntax/ast.ts';
 import {
-  ask, BINOPS, binop, children, withChildren, ifThenElse, interpolate, letIn, logicalAnd, logicalNot, logicalOr, notEqual, recordUpdate, shapeOf, toStr,
+  ask, BINOPS, binop, children, stripLabels, withChildren, ifThenElse, interpolate, letIn, logicalAnd, logicalNot, logicalOr, notEqual, recordUpdate, shapeOf, toStr,
 } from '../syntax/helpers.ts';
 import { isIdentifier } from '../syntax/lexer.ts';
 
@@ -209,4 +209,64 @@ function plainExprArb<L>(lat: Lattice<L>, opts: ExprArbOptions): fc.Arbitrary<Ex
       ),
     };
   }).expr;
+}
+
+/**
+ * Strings that stress `serialise`'s quoting (spec §4): interpolation braces, both quotes,
+ * backslashes and escape look-alikes, every kind of control character, astral code points (whole
+ * and as lone surrogates), line separators; plus arbitrary code points.
+ */
+export function serialiseStringArb(): fc.Arbitrary<string> {
+  const controls = fc.integer({ min: 0, max: 0x1f }).map((c) => String.fromCharCode(c));
+  const c1 = fc.integer({ min: 0x7f, max: 0x9f }).map((c) => String.fromCharCode(c));
+  const astral = fc.integer({ min: 0x10000, max: 0x10ffff }).map((c) => String.fromCodePoint(c));
+  const unit = fc.oneof(
+    { arbitrary: fc.constantFrom('{', '}', '"', "'", '\\', '{}', '{x}', '\\{', '\\u{41}', '\\n', '#', ' ', 'a', '😀', '\u2028', '\ud83d', '\ude00'), weight: 4 },
+    { arbitrary: controls, weight: 2 },
+    { arbitrary: c1, weight: 1 },
+    { arbitrary: astral, weight: 1 },
+    { arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }), weight: 1 },
+  );
+  return fc.string({ unit, maxLength: 8 });
+}
+
+/** Field names for `serialise`: words (keywords included, printed bare) and names that must be quoted. */
+export function serialiseFieldNameArb(): fc.Arbitrary<string> {
+  return fc.oneof(
+    { arbitrary: fc.constantFrom('a', 'type', 'in', 'true', '_', 'x1'), weight: 2 },
+    { arbitrary: fc.constantFrom('', '1a', 'a b', 'a-b', 'a.b', 'é', '"', '{}', ':', '\n'), weight: 2 },
+    { arbitrary: serialiseStringArb(), weight: 1 },
+  );
+}
+
+/**
+ * Label-free values (`PlainValue`, what `serialise`, `toStr` and `primEval` see): scalars with
+ * `serialiseStringArb` strings and every kind of rational, records with awkward and repeated field
+ * names, arrays, and lambdas whose (label-stripped) bodies are arbitrary ASTs.
+ */
+export function plainValueArb<L>(lat: Lattice<L>, opts: ExprArbOptions = {}): fc.Arbitrary<PlainValue> {
+  const maxDepth = opts.maxDepth ?? 4;
+  const scalar: fc.Arbitrary<PlainValue> = fc.oneof(
+    rationalArb().map(A.num),
+    { arbitrary: serialiseStringArb().map(A.str), weight: 3 },
+    fc.boolean().map(A.bool),
+    fc.constant(A.nul),
+  );
+  const lamArb: fc.Arbitrary<PlainValue> = fc
+    .tuple(identifierArb(), exprArb(lat, { maxDepth: 2 }))
+    .map(([x, b]) => stripLabels(A.lam(x, b)) as PlainValue);
+  return fc.letrec<{ v: PlainValue }>((tie) => ({
+    v: fc.oneof(
+      { maxDepth, depthSize: 'small', depthIdentifier: 'llmbda-plain', withCrossShrink: true },
+      { arbitrary: scalar, weight: 4 },
+      { arbitrary: lamArb, weight: 1 },
+      {
+        arbitrary: fc
+          .array(fc.record({ name: serialiseFieldNameArb(), expr: tie('v') }), { maxLength: 3 })
+          .map((fields): PlainValue => ({ kind: 'record', fields })),
+        weight: 2,
+      },
+      { arbitrary: fc.array(tie('v'), { maxLength: 3 }).map((elems): PlainValue => ({ kind: 'array', elems })), weight: 2 },
+    ),
+  })).v;
 }

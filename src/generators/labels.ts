@@ -96,7 +96,7 @@ const scalarArb: fc.Arbitrary<PlainValue> = fc.oneof(
 );
 
 /** Arbitrary small label-free values: scalars, identity functions, records and nested arrays. */
-export const plainValueArb: fc.Arbitrary<PlainValue> = fc.letrec<{ value: PlainValue }>((tie) => ({
+export const labelCandidateValueArb: fc.Arbitrary<PlainValue> = fc.letrec<{ value: PlainValue }>((tie) => ({
   value: fc.oneof(
     { depthSize: 'small', maxDepth: 3 },
     { arbitrary: scalarArb, weight: 3 },
@@ -158,5 +158,5 @@ export function labelCandidateArb<L>(lat: Lattice<L>): fc.Arbitrary<PlainValue> 
   const nearMiss = fc
     .tuple(labelArb(lat), fc.constantFrom<Damage>('append', 'drop', 'wrap', 'duplicate', 'replace'), scalarArb)
     .map(([l, how, junk]) => damage(safeEncode(lat, l, junk), how, junk));
-  return fc.oneof(plainValueArb, nearMiss);
+  return fc.oneof(labelCandidateValueArb, nearMiss);
 }

@@ -150,7 +150,7 @@ export interface PrimCase {
 const num = (n: number, d = 1): PlainValue => ({ kind: 'num', value: Q.rat(n, d) });
 
 /** Label-free values: scalars, small arrays and records (often the shapes primitives expect), a lambda. */
-export const plainValueArb: fc.Arbitrary<PlainValue> = fc.letrec<{ v: PlainValue }>((tie) => ({
+export const primArgumentArb: fc.Arbitrary<PlainValue> = fc.letrec<{ v: PlainValue }>((tie) => ({
   v: fc.oneof(
     { maxDepth: 3, depthSize: 'small', withCrossShrink: true },
     { weight: 3, arbitrary: fc.integer({ min: -3, max: 9 }).map((n) => num(n)) },
@@ -180,7 +180,7 @@ export const primContract: PropertySuite<PrimCase, PrimCtx> = {
   arbitrary: (ctx) => {
     const names = Object.keys(ctx.prims);
     if (names.length === 0) throw new UserError('the primitive table is empty');
-    return fc.record({ name: fc.constantFrom(...names), a: plainValueArb, b: plainValueArb });
+    return fc.record({ name: fc.constantFrom(...names), a: primArgumentArb, b: primArgumentArb });
   },
   check: (c, ctx) => {
     const f = ctx.prims[c.name]!;

@@ -14,7 +14,7 @@ import type { PModel, PrimResult, ResponseDist } from './model.ts';
 import { ODist, type Conv, type Msgs, type Outcome } from './odist.ts';
 import type { Failure } from './config.ts';
 import type { RuleTable, Semantics } from './rules-types.ts';
-import { BudgetExceeded } from './errors.ts';
+import { BudgetExceeded, outcomeLimitMessage, stepLimitMessage } from './errors.ts';
 import type { Prelude } from './prelude.ts';
 import { parseResponse } from './prelude.ts';
 
@@ -46,6 +46,8 @@ export class Ev<L> {
     readonly memoise: boolean,
     /** Abort with `BudgetExceeded` after this many rule applications. */
     readonly maxSteps: number = Infinity,
+    /** Abort with `BudgetExceeded` (limit `outcomes`) when a distribution grows past this many outcomes. */
+    readonly maxOutcomes: number = Infinity,
   ) {}
 
   // ------------------------------------------------------------------------------------------
@@ -60,9 +62,10 @@ export class Ev<L> {
       const hit = this.memo.get(key);
       if (hit) { this.memoHits++; return hit; }
     }
-    if (++this.steps > this.maxSteps) throw new BudgetExceeded(`evaluation exceeded ${this.maxSteps} steps`);
+    if (++this.steps > this.maxSteps) throw new BudgetExceeded(stepLimitMessage(this.maxSteps), 'steps', this.maxSteps);
     const entry = this.semantics.entry?.(this, pc, conv, e, fuel - 1);
     const out = entry ?? this.dispatch(pc, conv, e, fuel - 1);
+    this.checkOutcomes(out.size);
     if (key !== undefined) this.memo.set(key, out);
     return out;
   }
@@ -122,14 +125,23 @@ export class Ev<L> {
     for (const [key, { outcome, weight }] of d.map) {
       if (outcome.kind !== 'ok') { out.push(key, outcome, weight); continue; }
       for (const [k2, w2] of k(outcome.conv, outcome.value).map) out.push(k2, w2.outcome, Q.mul(weight, w2.weight));
+      this.checkOutcomes(out.size);
     }
     return out;
+  }
+
+  /** Enforce `maxOutcomes` on a distribution (or a frontier of partial runs) of `size` entries. */
+  checkOutcomes(size: number): void {
+    if (size > this.maxOutcomes) throw new BudgetExceeded(outcomeLimitMessage(this.maxOutcomes), 'outcomes', this.maxOutcomes);
   }
 
   /** Weighted sum of distributions (used by Recv over the model's responses). */
   sum(parts: readonly (readonly [Q.Rational, ODist<L>])[]): ODist<L> {
     const out = new ODist<L>();
-    for (const [p, d] of parts) for (const [k, w] of d.map) out.push(k, w.outcome, Q.mul(p, w.weight));
+    for (const [p, d] of parts) {
+      for (const [k, w] of d.map) out.push(k, w.outcome, Q.mul(p, w.weight));
+      this.checkOutcomes(out.size);
+    }
     return out;
   }
 

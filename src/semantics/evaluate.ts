@@ -24,8 +24,18 @@ export interface EvalOptions<L> {
   readonly memoise?: boolean;
   /** Prelude substituted into responses (default: the model's, parsed for this lattice). */
   readonly prelude?: Prelude<L>;
-  /** Abort with `BudgetExceeded` after this many rule applications (property runners discard the case). */
+  /**
+   * Stop with `BudgetExceeded` (limit `steps`) after this many rule applications (default: no limit).
+   * Property runners discard such a case; the CLI's `--max-steps` sets it.
+   */
   readonly maxSteps?: number;
+  /**
+   * Stop with `BudgetExceeded` (limit `outcomes`) as soon as one distribution being built — a rule's
+   * result, a sequencing of premises, the responses of a `recv`, the partial runs of a record or array
+   * literal — holds more than this many distinct outcomes (final configurations and failures;
+   * default: no limit). The CLI's `--max-outcomes` sets it.
+   */
+  readonly maxOutcomes?: number;
 }
 
 /** A failure and the mass that went to it. */
@@ -57,7 +67,8 @@ export function finalKey<L>(lat: Lattice<L>): (f: Final<L>) => string {
 /**
  * `⟦pc ⊢ conv, expr⟧_fuel` under `model` and `lattice`. `expr` must be closed (free variables are stuck).
  * Throws `StackLimitError` (with a message naming the limit and what to do) if derivations nest deeper
- * than the JavaScript stack allows; never a raw `RangeError`.
+ * than the JavaScript stack allows, never a raw `RangeError`; throws `BudgetExceeded` (its `limit`
+ * says which, its message what to do) when `opts.maxSteps` or `opts.maxOutcomes` is exceeded.
  */
 export function evaluate<L>(
   model: PModel,
@@ -70,7 +81,7 @@ export function evaluate<L>(
 ): Evaluation<L> {
   const semantics = opts.semantics ?? REFERENCE;
   const prelude = opts.prelude ?? loadPrelude(lattice, model.preludeSource);
-  const ev = new Ev<L>(lattice, model, semantics, prelude, opts.observer, opts.memoise ?? true, opts.maxSteps ?? Infinity);
+  const ev = new Ev<L>(lattice, model, semantics, prelude, opts.observer, opts.memoise ?? true, opts.maxSteps ?? Infinity, opts.maxOutcomes ?? Infinity);
   const start = { label: conv.label, msgs: ev.internMessages(conv.messages) };
   let out;
   try {

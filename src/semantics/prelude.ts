@@ -5,8 +5,9 @@
 import { readFileSync } from 'node:fs';
 import type { Expr, Value } from '../syntax/ast.ts';
 import type { Lattice } from '../lattice/lattice.ts';
-import { parseDefinitions, tryParse } from '../syntax/parser.ts';
-import { freeVars, substMany } from '../syntax/helpers.ts';
+import { errorAtOccurrence, occurrenceOffset, parseDefinitions, tryParse } from '../syntax/parser.ts';
+import { clip } from '../syntax/errors.ts';
+import { freeOccurrences, freeVars, substMany } from '../syntax/helpers.ts';
 import { UserError } from '../util/absurd.ts';
 
 /** Closed definitions by name, in definition order. */
@@ -28,18 +29,31 @@ export function loadPrelude<L>(lat: Lattice<L>, source: string = STANDARD_PRELUD
   for (const { name, expr } of defs) {
     const closed = substMany(expr, out);
     const free = [...freeVars(closed)];
-    if (free.length > 0) throw new UserError(`${file}: definition of ${name} uses undefined name(s) ${free.join(', ')}`);
+    if (free.length > 0) throw unboundError(expr, free, `${file}: definition of ${name}`);
     out.set(name, closed);
   }
   perLat.set(source, out as Prelude<unknown>);
   return out;
 }
 
-/** Close a program over the prelude; names that are neither bound nor in the prelude are an error. */
+/**
+ * The diagnostic for names free in `e` that are neither bound nor in the prelude: `unbound variable y`
+ * (or `unbound variables y, z`), located at the first such occurrence in the source when `e` came from
+ * `parse` (a `ParseError`: file, line, column, caret excerpt), else prefixed by `file`.
+ */
+export function unboundError<L>(e: Expr<L>, free: readonly string[], file: string): UserError {
+  const description = `unbound variable${free.length > 1 ? 's' : ''} ${free.map((x) => clip(x)).join(', ')}`;
+  const occurrences = freeOccurrences(e, new Set(free));
+  const offset = (x: (typeof occurrences)[number]): number => occurrenceOffset(x) ?? Infinity;
+  const first = occurrences.reduce<(typeof occurrences)[number] | undefined>((a, x) => (a === undefined || offset(x) < offset(a) ? x : a), undefined);
+  return (first && errorAtOccurrence(first, description)) ?? new UserError(`${file}: ${description}`);
+}
+
+/** Close a program over the prelude; names that are neither bound nor in the prelude are an error (located, see `unboundError`). */
 export function closeProgram<L>(e: Expr<L>, prelude: Prelude<L>, file = 'program'): Expr<L> {
   const closed = substMany(e, prelude);
   const free = [...freeVars(closed)];
-  if (free.length > 0) throw new UserError(`${file}: unbound variable${free.length > 1 ? 's' : ''} ${free.join(', ')}`);
+  if (free.length > 0) throw unboundError(e, free, file);
   return closed;
 }
 
@@ -57,7 +71,7 @@ export function parseResponse<L>(r: string, lat: Lattice<L>, prelude: Prelude<L>
   if (!res.ok) return failed(res.error.message.split('\n')[0]!.replace(/^response:/, ''));
   const closed = substMany(res.expr, prelude);
   const free = [...freeVars(closed)];
-  if (free.length > 0) return failed(`unbound variable${free.length > 1 ? 's' : ''} ${free.join(', ')}`);
+  if (free.length > 0) return failed(unboundError(res.expr, free, 'response').message.split('\n')[0]!.replace(/^response:/, ''));
   return { kind: 'array', elems: [{ kind: 'bool', value: true }, closed] };
 }
 

@@ -40,13 +40,27 @@ function church(pick: 't' | 'f'): PlainValue {
   };
 }
 
+/** A string's length in Unicode code points (spec §4): an astral character counts once, a lone surrogate once. */
+export function codePointLength(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    n++;
+  }
+  return n;
+}
+
 /** `shape(v)`: a record describing the outer shape of a value. */
 export function shapeOf(v: PlainValue): PlainValue {
   const rec = (fields: Field<PlainValue>[]): PlainValue => ({ kind: 'record', fields });
   const ty = (t: string): Field<PlainValue> => ({ name: 'type', expr: str(t) });
   switch (v.kind) {
     case 'num': return rec([ty('number')]);
-    case 'str': return rec([ty('string'), { name: 'length', expr: num(Q.rat(v.value.length)) }]);
+    case 'str': return rec([ty('string'), { name: 'length', expr: num(Q.rat(codePointLength(v.value))) }]);
     case 'bool': return rec([ty('boolean')]);
     case 'null': return rec([ty('null')]);
     case 'lam': return rec([ty('function')]);

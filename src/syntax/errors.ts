@@ -24,29 +24,95 @@ export class ParseError extends UserError {
   readonly line: number;
   /** 1-based column (in code points) of the error. */
   readonly column: number;
-  /** The one-line description, without position or excerpt. */
+  /** The one-line description, without position or excerpt (control characters escaped, length capped). */
   readonly description: string;
-  /** The text of the offending line (without its line break). */
+  /** The text of the offending line (without its line break), in full; `message` quotes only a window of it. */
   readonly sourceLine: string;
 
   constructor(pos: SourcePosition, description: string, sourceLine: string) {
-    super(formatParseError(pos, description, sourceLine));
+    const safe = safeDescription(description);
+    super(formatParseError(pos, safe, sourceLine));
     this.file = pos.file;
     this.line = pos.line;
     this.column = pos.column;
-    this.description = description;
+    this.description = safe;
     this.sourceLine = sourceLine;
   }
 }
 
+/** Code points of the source line quoted before the caret, at most. */
+export const EXCERPT_BEFORE = 50;
+/** Code points of the source line quoted from the caret on, at most. */
+export const EXCERPT_AFTER = 50;
+/** Longest description kept (code points); longer ones are cut with `…`. */
+export const MAX_DESCRIPTION = 200;
+
 /**
- * The full message: header, the source line indented by two spaces, and a caret under the column.
- * Tabs before the column are kept in the caret line so the caret lines up in a terminal.
+ * How one code point of user text is shown in a message: itself, or `\u{HEX}` when it could
+ * disturb a terminal or hide text — control characters (tab excepted), DEL and C1 controls, line and
+ * paragraph separators, bidirectional overrides and isolates, lone surrogates.
+ */
+export function displayCodePoint(ch: string): string {
+  const cp = ch.codePointAt(0) ?? 0;
+  const unsafe =
+    (cp < 0x20 && cp !== 0x09) || (cp >= 0x7f && cp < 0xa0) || cp === 0x2028 || cp === 0x2029 ||
+    (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) || (cp >= 0xd800 && cp <= 0xdfff);
+  return unsafe ? `\\u{${cp.toString(16)}}` : ch;
+}
+
+/** User text made safe to print on one line (`displayCodePoint` on every code point). */
+export function displayText(s: string): string {
+  let out = '';
+  for (const ch of s) out += displayCodePoint(ch);
+  return out;
+}
+
+/** User text quoted inside a description: at most `max` code points, cut with `…`. */
+export function clip(text: string, max = 40): string {
+  let out = '';
+  let n = 0;
+  for (const ch of text) {
+    if (++n > max) return `${out}…`;
+    out += ch;
+  }
+  return out;
+}
+
+/** A description as it is printed: one line, control characters escaped, at most MAX_DESCRIPTION code points. */
+function safeDescription(description: string): string {
+  let out = '';
+  let n = 0;
+  for (const ch of description) {
+    if (++n > MAX_DESCRIPTION) return `${out}…`;
+    out += displayCodePoint(ch);
+  }
+  return out;
+}
+
+/** UTF-16 index after moving `count` code points forwards (positive) or backwards (negative) from `i`. */
+function moveCodePoints(s: string, i: number, count: number): number {
+  const isLow = (k: number): boolean => { const c = s.charCodeAt(k); return c >= 0xdc00 && c <= 0xdfff; };
+  const isHigh = (k: number): boolean => { const c = s.charCodeAt(k); return c >= 0xd800 && c <= 0xdbff; };
+  for (; count > 0 && i < s.length; count--) i += isHigh(i) && isLow(i + 1) ? 2 : 1;
+  for (; count < 0 && i > 0; count++) i -= isLow(i - 1) && isHigh(i - 2) ? 2 : 1;
+  return i;
+}
+
+/**
+ * The full message: header, a window of the source line (at most EXCERPT_BEFORE code points before
+ * the column and EXCERPT_AFTER from it, cut ends marked `…`, unsafe characters escaped) indented by
+ * two spaces, and a caret under the column. Tabs before the column are kept in the caret line so the
+ * caret lines up in a terminal. The message's size is bounded whatever the line's length.
  */
 export function formatParseError(pos: SourcePosition, description: string, sourceLine: string): string {
-  const before = Array.from(sourceLine).slice(0, pos.column - 1);
-  const pad = before.map((ch) => (ch === '\t' ? '\t' : ' ')).join('');
-  return `${pos.file}:${pos.line}:${pos.column}: ${description}\n  ${sourceLine}\n  ${pad}^`;
+  const at = moveCodePoints(sourceLine, 0, pos.column - 1);
+  const from = moveCodePoints(sourceLine, at, -EXCERPT_BEFORE);
+  const to = moveCodePoints(sourceLine, at, EXCERPT_AFTER);
+  const before = displayText(sourceLine.slice(from, at));
+  const pad = Array.from(before).map((ch) => (ch === '\t' ? '\t' : ' ')).join('');
+  const open = from > 0 ? '…' : '';
+  const close = to < sourceLine.length ? '…' : '';
+  return `${pos.file}:${pos.line}:${pos.column}: ${description}\n  ${open}${before}${displayText(sourceLine.slice(at, to))}${close}\n  ${open ? ' ' : ''}${pad}^`;
 }
 
 /**
@@ -80,7 +146,15 @@ export class SourceMap {
   /** 1-based column (in code points) of an offset. */
   columnOf(offset: number): number {
     const start = this.lineStarts[this.lineOf(offset) - 1] ?? 0;
-    return Array.from(this.source.slice(start, offset)).length + 1;
+    let col = 1;
+    for (let i = start; i < offset; i++) {
+      const c = this.source.charCodeAt(i);
+      // A surrogate pair is one code point: count its high half only.
+      const d = this.source.charCodeAt(i + 1);
+      if (c >= 0xd800 && c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff && i + 1 < offset) i++;
+      col++;
+    }
+    return col;
   }
 
   /** The text of a 1-based line, without its line break (and without a trailing `\r`). */

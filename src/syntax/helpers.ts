@@ -358,6 +358,30 @@ function freeVarsFromChildren<L>(e: Expr<L>): ReadonlySet<string> {
   return unionOf(sets);
 }
 
+/**
+ * The `var` nodes of `e` that are free occurrences of one of `names` (every such node, in no
+ * particular order). Descends only into subterms where one of the names is still free, so the cost
+ * is the size of the paths to those occurrences, at any depth.
+ */
+export function freeOccurrences<L>(e: Expr<L>, names: ReadonlySet<string>): A.VarE[] {
+  const out: A.VarE[] = [];
+  const stack: [Expr<L>, ReadonlySet<string>][] = [[e, names]];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [x, wanted] = top;
+    const free = freeVars(x);
+    if (![...wanted].some((n) => free.has(n))) continue;
+    if (x.kind === 'var') { out.push(x); continue; }
+    let inner = wanted;
+    if (x.kind === 'lam' && wanted.has(x.param)) {
+      const s = new Set(wanted);
+      s.delete(x.param);
+      inner = s;
+    }
+    forEachChild(x, (c) => stack.push([c, inner]));
+  }
+  return out;
+}
+
 /** The free variables of `e` (cached per node; the returned set must not be modified). */
 export function freeVars<L>(e: Expr<L>): ReadonlySet<string> {
   const known = FREE_VARS.get(e);

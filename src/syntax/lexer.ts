@@ -6,7 +6,7 @@
  * (with `strMid` pieces between consecutive interpolations), so the parser sees ordinary tokens.
  */
 import { rat, type Rational } from '../distributions/rational.ts';
-import type { SourceMap } from './errors.ts';
+import { clip, type SourceMap } from './errors.ts';
 
 /** Reserved words: never variable names (they may still be record field names). */
 export const KEYWORDS: ReadonlySet<string> = new Set([
@@ -139,8 +139,9 @@ class Lexer {
 
   private advance(): void {
     const c = this.src.charCodeAt(this.i);
-    // A high surrogate starts a two-unit code point, which is one column.
-    this.i += c >= 0xd800 && c <= 0xdbff && this.i + 1 < this.src.length ? 2 : 1;
+    const d = this.src.charCodeAt(this.i + 1);
+    // A surrogate pair is one code point, one column; a lone surrogate is one unit like any other.
+    this.i += c >= 0xd800 && c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff ? 2 : 1;
     if (c === 10) {
       this.line++;
       this.col = 1;
@@ -297,11 +298,13 @@ class Lexer {
     } else if (src[this.i] === '/' && isDigit(src.charCodeAt(this.i + 1))) {
       this.advance();
       const den = BigInt(digits());
-      if (den === 0n) throw this.map.error(start, `invalid rational literal '${src.slice(start, this.i)}': the denominator is zero`);
+      if (den === 0n) throw this.map.error(start, `invalid rational literal '${clip(src.slice(start, this.i))}': the denominator is zero`);
       value = rat(BigInt(whole), den);
     } else value = rat(BigInt(whole));
     if (this.i < src.length && isIdentStart(src.charCodeAt(this.i))) {
-      throw this.map.error(start, `invalid number literal '${src.slice(start, this.i + 1)}': a number cannot run into a name`);
+      let end = this.i;
+      while (end < src.length && isIdentPart(src.charCodeAt(end))) end++;
+      throw this.map.error(start, `invalid number literal '${clip(src.slice(start, end))}': a number cannot run into a name`);
     }
     return { kind: 'num', value, text: src.slice(start, this.i), start, end: this.i, line, col };
   }

@@ -9,7 +9,7 @@ import { neg } from '../distributions/rational.ts';
 import type { LabelOps } from './label-ops.ts';
 import * as A from './ast.ts';
 import type { Expr, PlainValue } from './ast.ts';
-import { DEFAULT_FILE, ParseError, SourceMap } from './errors.ts';
+import { clip, DEFAULT_FILE, ParseError, SourceMap } from './errors.ts';
 import { ask, binop, ifThenElse, interpolate, letIn, logicalAnd, logicalNot, logicalOr, notEqual, recordUpdate, type BinOp } from './helpers.ts';
 import { lex, type Punct, type Token } from './lexer.ts';
 
@@ -29,12 +29,33 @@ export interface Definition<L> {
 export type ParseResult<L> = { readonly ok: true; readonly expr: Expr<L> } | { readonly ok: false; readonly error: ParseError };
 
 /**
- * Deepest nesting the parser accepts, counted as the depth of the tree being built (brackets,
- * operands, bodies, arguments, postfix operators); deeper input is a `ParseError`. Chosen so the
- * most stack-hungry construct still fits in Node's default stack with room to spare, and so every
- * parsed AST is shallow enough for the recursive helpers downstream.
+ * Deepest nesting the parser accepts, counted as the depth of the parser's own recursion (brackets,
+ * operands, bodies, right-nested forms such as `a && b && …`, `\\x. \\y. …`, `let … in let …`); deeper
+ * input is a `ParseError`. Left-associative chains (`a + b + …`, `f x y …`, `e.a.b…`, the pieces of
+ * an interpolated string) are loops here and do not count, however long: their ASTs are deep along the
+ * left spine, which the iterative helpers and printers handle; the evaluators report a stack overflow
+ * as `StackLimitError`. Chosen so the most stack-hungry construct still fits in Node's default stack
+ * with room to spare.
  */
 export const MAX_NESTING = 1000;
+
+/** Where the parser read each variable occurrence (the `var` nodes it built), for later diagnostics. */
+const OCCURRENCES = new WeakMap<object, { readonly map: SourceMap; readonly offset: number }>();
+
+/**
+ * A `ParseError` located at a variable occurrence that `parse` built (line, column, excerpt of its
+ * source), or undefined for a node the parser did not build (e.g. one made by substitution).
+ * Used for diagnostics found after parsing, like an unbound variable.
+ */
+export function errorAtOccurrence(node: A.VarE, description: string): ParseError | undefined {
+  const at = OCCURRENCES.get(node);
+  return at && at.map.error(at.offset, description);
+}
+
+/** Source offset of a variable occurrence built by `parse` (for ordering diagnostics), if known. */
+export function occurrenceOffset(node: A.VarE): number | undefined {
+  return OCCURRENCES.get(node)?.offset;
+}
 
 /**
  * Parse a program: optional top-level definitions `let x = e` (no `in`), then a final expression.
@@ -198,11 +219,11 @@ class Parser<L> {
   private describe(t: Token): string {
     switch (t.kind) {
       case 'ident':
-        return `'${t.text}'`;
+        return `'${clip(t.text)}'`;
       case 'keyword':
         return `keyword '${t.text}'`;
       case 'num':
-        return `'${t.text}'`;
+        return `'${clip(t.text)}'`;
       case 'str': case 'strStart':
         return `a string`;
       case 'strMid': case 'strEnd':
@@ -316,7 +337,7 @@ class Parser<L> {
   private topLevelLet(): { name: string; expr: Expr<L>; body?: Expr<L>; inToken?: Token } {
     const letTok = this.next();
     const name = this.binder("'let'");
-    this.expectPunct('=', `after 'let ${name}'`);
+    this.expectPunct('=', `after 'let ${clip(name)}'`);
     const saved = this.limit;
     this.limit = this.fenceAfter(letTok);
     const expr = this.expr();
@@ -327,7 +348,7 @@ class Parser<L> {
       return { name, expr, body: this.expr(), inToken: t };
     }
     if (t.kind !== 'eof') {
-      throw this.fail(t, `expected 'in' after let binding (or a new line starting in column 1 to end the top-level definition of ${name}), found ${this.describe(t)}`);
+      throw this.fail(t, `expected 'in' after let binding (or a new line starting in column 1 to end the top-level definition of ${clip(name)}), found ${this.describe(t)}`);
     }
     this.limit = saved;
     return { name, expr };
@@ -381,12 +402,12 @@ class Parser<L> {
     const t = this.next();
     if (this.isPunct('\\', t)) {
       const x = this.binder("'\\'");
-      this.expectPunct('.', `after the lambda parameter '${x}'`);
+      this.expectPunct('.', `after the lambda parameter '${clip(x)}'`);
       return A.lam(x, this.expr());
     }
     if (this.isKeyword('let', t)) {
       const x = this.binder("'let'");
-      this.expectPunct('=', `after 'let ${x}'`);
+      this.expectPunct('=', `after 'let ${clip(x)}'`);
       const rhs = this.expr();
       this.expectKeyword('in', 'after let binding');
       return letIn(x, rhs, this.expr());
@@ -424,7 +445,8 @@ class Parser<L> {
         return left;
       }
       this.next();
-      this.enter(); // each operator nests the tree one level deeper
+      // The right operand is one level down (counted by `operand`); the loop itself, a
+      // left-associative chain, is not nesting.
       left = op.build(left, this.operand(op.assoc === 'right' ? op.prec : op.prec + 1));
       if (op.assoc === 'non') {
         const u = this.peek();
@@ -458,13 +480,14 @@ class Parser<L> {
         this.depth = outer;
         return fn;
       }
-      this.enter(); // each argument nests the tree one level deeper
+      this.enter(); // the argument is one level down; the chain of arguments is a loop, not nesting
       if (startsOpen(u)) {
         fn = A.app(fn, this.openOperand());
         this.depth = outer;
         return fn;
       }
       fn = A.app(fn, this.prefix());
+      this.depth = outer;
     }
   }
 
@@ -509,7 +532,7 @@ class Parser<L> {
 
   /**
    * `@e`, the label forms `e1:e2`, and the postfix operators `e.s`, `e."s"`, `e.[i]` on an atom.
-   * A bare label literal before `:` that the lattice accepts folds to the static label `l:e2`;
+   * A bare array literal of literals before `:` that the lattice accepts folds to the static label `l:e2`;
    * anything else is the dynamic label. `:` is right associative.
    */
   private prefix(): Expr<L> {
@@ -521,8 +544,9 @@ class Parser<L> {
     let expr = this.atom();
     const outer = this.depth;
     while (this.isPunct('.')) {
-      this.enter(); // each postfix operator nests the tree one level deeper
+      this.enter(); // an index expression is one level down; the chain of postfix operators is a loop
       expr = this.postfixOperator(expr);
+      this.depth = outer;
     }
     this.depth = outer;
     if (!this.isPunct(':')) return expr;
@@ -538,9 +562,9 @@ class Parser<L> {
   }
 
   private label(first: Token, labelExpr: Expr<L>, body: Expr<L>): Expr<L> {
-    // Postfix operators change the node's kind, so an array/record node that began with its own
-    // bracket is a bare literal; a parenthesised one began with '('.
-    const bare = (this.isPunct('[', first) || this.isPunct('{', first)) && (labelExpr.kind === 'array' || labelExpr.kind === 'record');
+    // Spec §2: only a bare *array* literal folds. Postfix operators change the node's kind, so an
+    // array node that began with its own bracket is a bare literal; a parenthesised one began with '('.
+    const bare = this.isPunct('[', first) && labelExpr.kind === 'array';
     if (bare && isLiteralData(labelExpr)) {
       const l = this.lattice.toLabel(labelExpr as PlainValue);
       if (l !== undefined) return A.labelled(l, body);
@@ -578,9 +602,12 @@ class Parser<L> {
         return A.str(t.value);
       case 'strStart':
         return this.interpolation();
-      case 'ident':
+      case 'ident': {
         this.next();
-        return A.v(t.text);
+        const x = A.v(t.text);
+        OCCURRENCES.set(x, { map: this.map, offset: t.start });
+        return x;
+      }
       case 'keyword':
         return this.keywordAtom(t);
       case 'punct':
@@ -629,7 +656,7 @@ class Parser<L> {
       if (n.kind === 'ident' || n.kind === 'keyword') name = n.text;
       else if (n.kind === 'str') name = n.value;
       else throw this.fail(n, `expected a field name (a name or a plain string) in the record at ${this.where(t)}, found ${this.describe(n)}`);
-      this.expectPunct(':', `after the field name '${name}'`);
+      this.expectPunct(':', `after the field name '${clip(name)}'`);
       fields.push({ name, expr: this.expr() });
       if (!this.isPunct(',')) break;
       this.next();
@@ -678,7 +705,6 @@ class Parser<L> {
         throw this.fail(t, "empty interpolation '{}' in a string: write \\{ for a literal brace");
       }
       pieces.push(this.expr());
-      this.enter(); // each piece nests the left-nested concatenation one level deeper
       const c = this.peek();
       if (c.kind === 'strMid') {
         this.next();

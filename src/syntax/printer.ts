@@ -56,6 +56,8 @@ export interface PrintStyle {
    * extend to the right; `rightOpen` says nothing follows the position before a closing token.
    */
   needsParens(level: Level, ctx: Level, open: boolean, rightOpen: boolean): boolean;
+  /** How string contents are quoted (default `showString`); must read back exactly. */
+  readonly quote?: (s: string) => string;
 }
 
 /**
@@ -142,6 +144,31 @@ export function showString(s: string): string {
         // output stays on one line and survives any transport.
         const invisible = cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || cp === 0x2028 || cp === 0x2029 || (cp >= 0xd800 && cp <= 0xdfff);
         out += invisible ? `\\u{${cp.toString(16)}}` : ch;
+      }
+    }
+  }
+  return out + '"';
+}
+
+/**
+ * A double-quoted string literal with exactly the escapes spec §4 lists for `serialise`: `\"`, `\\`,
+ * `\{`, `\}`, `\n`, `\t`, `\r`, and `\u{hex}` for the other control characters (U+0000–U+001F,
+ * U+007F–U+009F); everything else, line separators and lone surrogates included, is written as itself.
+ */
+export function showSpecString(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    switch (ch) {
+      case '"': out += '\\"'; break;
+      case '\\': out += '\\\\'; break;
+      case '{': out += '\\{'; break;
+      case '}': out += '\\}'; break;
+      case '\n': out += '\\n'; break;
+      case '\t': out += '\\t'; break;
+      case '\r': out += '\\r'; break;
+      default: {
+        const cp = ch.codePointAt(0) ?? 0;
+        out += cp < 0x20 || (cp >= 0x7f && cp < 0xa0) ? `\\u{${cp.toString(16)}}` : ch;
       }
     }
   }
@@ -250,10 +277,19 @@ const task = <L>(e: Expr<L>, ctx: Level, rightOpen: boolean): Task<L> => ({ e, c
 
 /** Writes text from a stack of parts (no recursion, so any depth prints). */
 class Printer<L> {
+  private readonly quote: (s: string) => string;
+
   constructor(
     private readonly lattice: LabelOps<L>,
     private readonly style: PrintStyle,
-  ) {}
+  ) {
+    this.quote = style.quote ?? showString;
+  }
+
+  /** A field name: bare when it is a word, else quoted. */
+  private field(name: string): string {
+    return isWord(name) ? name : this.quote(name);
+  }
 
   top(e: Expr<L>): string {
     if (!this.style.multiline) return this.render(e);
@@ -318,16 +354,16 @@ class Printer<L> {
       case 'num':
         return [showNumber(e.value)];
       case 'str':
-        return [showString(e.value)];
+        return [this.quote(e.value)];
       case 'bool':
         return [e.value ? 'true' : 'false'];
       case 'null':
         return ['null'];
       case 'prim':
-        return [`prim ${showString(e.name)} `, task(e.arg, Level.Prefix, rightOpen)];
+        return [`prim ${this.quote(e.name)} `, task(e.arg, Level.Prefix, rightOpen)];
       case 'record': {
         const parts: Part<L>[] = ['{'];
-        e.fields.forEach((f, i) => parts.push(i === 0 ? '' : ', ', `${showFieldName(f.name)}: `, task(f.expr, Level.Top, true)));
+        e.fields.forEach((f, i) => parts.push(i === 0 ? '' : ', ', `${this.field(f.name)}: `, task(f.expr, Level.Top, true)));
         parts.push('}');
         return parts;
       }
@@ -338,7 +374,7 @@ class Printer<L> {
         return parts;
       }
       case 'field':
-        return [task(e.target, Level.Postfix, false), `.${showFieldName(e.name)}`];
+        return [task(e.target, Level.Postfix, false), `.${this.field(e.name)}`];
       case 'index':
         return [task(e.target, Level.Postfix, false), '.[', task(e.index, Level.Top, true), ']'];
       default:
@@ -366,7 +402,7 @@ class Printer<L> {
         ];
       }
       case 'update':
-        return [task(s.target, Level.Postfix, false), `.${showFieldName(s.name)} := `, task(s.value, Level.Assign, rightOpen)];
+        return [task(s.target, Level.Postfix, false), `.${this.field(s.name)} := `, task(s.value, Level.Assign, rightOpen)];
       case 'call':
         return [`${s.fn}(`, task(s.arg, Level.Top, true), ')'];
       default:
