@@ -27,7 +27,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   registerRun(program, result);
   registerHunt(program, result);
   registerPpmf(program);
-  registerBanking(program);
+  registerBanking(program, result);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return result.exitCode;
