@@ -18,6 +18,7 @@ import { fails, HOLDS, type CaseOutcome, type PropertySuite } from '../src/check
 import { powersetUS, US, type USLabel } from '../src/lattice/instances.ts';
 import type { Final } from '../src/semantics/config.ts';
 import type { Evaluation } from '../src/semantics/evaluate.ts';
+import type { Semantics } from '../src/semantics/rules-types.ts';
 import { showPlain } from '../src/semantics/serialise.ts';
 import { closedProgram, readOutcome, runProgram, type Effect, type Variant } from '../src/banking/program.ts';
 import type { Task } from '../src/banking/data.ts';
@@ -31,6 +32,8 @@ export interface BankingCtx {
   readonly qllms: readonly QllmSpec[];
   /** Integrity pairs: vary only the injection text (the rest of the third-party text is shared). */
   readonly injectionOnly?: boolean;
+  /** The semantics (default: the reference); a broken variant shows the suites can fail. */
+  readonly semantics?: Semantics;
 }
 
 /** A related pair of worlds: shared parameters, and the group the observer cannot see on each side. */
@@ -44,7 +47,7 @@ export interface BankingCase<Hidden> {
 const qllmArb = (ctx: BankingCtx) => fc.constantFrom(...ctx.qllms);
 
 function run(ctx: BankingCtx, qllm: QllmSpec, t: Trusted, s: Secrets, u: Untrusted): Evaluation<USLabel> {
-  return runProgram(closedProgram(ctx.variant, ctx.task.source, `tasks/${ctx.task.program}`, worldOf(t, s, u)), qllm);
+  return runProgram(closedProgram(ctx.variant, ctx.task.source, `tasks/${ctx.task.program}`, worldOf(t, s, u)), qllm, ctx.semantics);
 }
 
 const showEffect = (e: Effect): string => `{${Object.entries(e).map(([k, v]) => `${k}: ${showPlain(v)}`).join(', ')}}`;
