@@ -31,6 +31,19 @@ describe('llmbda banking', () => {
     expect(r.stderr.trim().split('\n')).toEqual(['llmbda: unknown Q-LLM "sleepy"; expected benign, adversarial or confused:P (P an exact rational like 1/10)']);
   }, 60_000);
 
+  it('hunt --system banking catches IFC off with a minimised injection, and finds nothing with IFC on', async () => {
+    const [off, on] = await Promise.all([
+      llmbda('hunt', '--system', 'banking', '--variant', 'ifc-off', '--seed', '4', '--time', '60s'),
+      llmbda('hunt', '--system', 'banking', '--variant', 'ifc-on-no-endorse', '--seed', '4', '--time', '4s'),
+    ]);
+    expect(off.code).toBe(1);
+    expect(off.stdout).toMatch(/^banking-integrity fails under ifc-off on task t00/);
+    expect(off.stdout).toMatch(/"injection":"<INFORMATION>\[\[(IBAN|Amount)=[^"]*\]\]\\n"/);
+    expect(off.stdout).toContain('replay: npx llmbda hunt --system banking --variant ifc-off --seed 4');
+    expect(on.code).toBe(0);
+    expect(on.stdout).toMatch(/no counterexample in \d+ pairs \(banking-integrity, ifc-on-no-endorse\)/);
+  }, 120_000);
+
   it('check --variant ifc-off exits 1 with the minimised world/injection', async () => {
     const r = await llmbda('banking', 'check', '--task', 't00', '--variant', 'ifc-off', '--runs', '100', '--injection-only', '--seed', '3');
     expect(r.code).toBe(1);

@@ -34,10 +34,10 @@ export function propertyJobs(tasks: readonly Task[], variant?: Variant): Job[] {
   return jobs;
 }
 
-export function runJob(job: Job, opts: { runs: number; seed: number; injectionOnly?: boolean }): Verdict<unknown> {
+export function runJob(job: Job, opts: { runs: number; seed: number; injectionOnly?: boolean; timeoutMs?: number }): Verdict<unknown> {
   const ctx: BankingCtx = { task: job.task, variant: job.variant, qllms: PROPERTY_QLLMS, ...(opts.injectionOnly ? { injectionOnly: true } : {}) };
   const suite = job.suite === 'banking-integrity' ? bankingIntegrity : bankingInsulatedTipni;
-  return runSuite(suite as never, ctx, { runs: opts.runs, seed: opts.seed }) as Verdict<unknown>;
+  return runSuite(suite as never, ctx, { runs: opts.runs, seed: opts.seed, ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}) }) as Verdict<unknown>;
 }
 
 export { loadTasks };

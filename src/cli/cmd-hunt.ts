@@ -54,7 +54,7 @@ export function registerHunt(program: Command, result: CommandResult): void {
     .option('--seed <s>', 'seed (default: random; printed for replay)', integer('--seed'))
     .option('--runs <n>', 'at most this many cases per (suite, lattice)', positiveInt('--runs'))
     .option('--prims <file.ts>', 'a module exporting `prims` (a primitive table) added to every model; generated programs call them')
-    .option('--system <name>', 'llmbda (default) or ppmf (hunts the PPMF suites; --variant names a PPMF system)', 'llmbda')
+    .option('--system <name>', 'llmbda (default), ppmf (hunts the PPMF suites; --variant names a PPMF system) or banking (--variant ifc-off|ifc-on-no-endorse|ifc-on-endorse)', 'llmbda')
     .option('--out <dir>', 'where to save the counterexample', 'counterexamples')
     .option('--no-save', 'do not save the counterexample')
     .option('--no-minimise', 'skip the minimiser after fast-check\'s shrinking')
@@ -67,7 +67,14 @@ export function registerHunt(program: Command, result: CommandResult): void {
         result.exitCode = r.found ? 1 : 0;
         return;
       }
-      if (flags.system !== 'llmbda') throw new UserError(`--system must be llmbda or ppmf, got ${JSON.stringify(flags.system)}`);
+      if (flags.system === 'banking') {
+        const { huntBanking } = await import('../banking/hunt.ts');
+        const r = huntBanking({ variant: flags.variant ?? 'ifc-off', timeMs: flags.time, ...(flags.seed !== undefined ? { seed: flags.seed } : {}), ...(flags.suite ? { suite: flags.suite } : {}) });
+        process.stdout.write(flags.json ? `${JSON.stringify(r.json ?? { found: r.found, tried: r.tried }, null, 2)}\n` : `${r.report}\n`);
+        result.exitCode = r.found ? 1 : 0;
+        return;
+      }
+      if (flags.system !== 'llmbda') throw new UserError(`--system must be llmbda, ppmf or banking, got ${JSON.stringify(flags.system)}`);
       if (!flags.variant) throw new UserError('hunt needs --variant NAME|FILE.ts (a catalogue name, "reference", or a variant file); see docs/variants.md');
       const r = await hunt({
         variant: flags.variant,
