@@ -18,6 +18,10 @@ import { assertKnownTask, loadAttacks, loadTasks } from '../src/banking/data.ts'
 import { bankingTable, measure, type BankingTable, type Block } from '../src/banking/table.ts';
 import { bankingInsulatedTipni, bankingIntegrity, endorses, type BankingCtx } from '../properties/banking-suites.ts';
 import { PROPERTY_QLLMS } from '../src/banking/check.ts';
+import fc from 'fast-check';
+import { powersetUS } from '../src/lattice/instances.ts';
+import { indistExpr } from '../src/observe/indist.ts';
+import { SHIPPED_UNTRUSTED, worldOf, type Secrets, type Untrusted } from '../src/banking/generators.ts';
 
 const tasks = loadTasks();
 const { attacks } = loadAttacks();
@@ -130,6 +134,35 @@ describe('the table (issue 15 claims)', () => {
   });
   it('IFC off under the adversarial Q-LLM: three breached pairs (bill/a5, accountant/a5, accountant/a8)', () => {
     expect(blockOf('ifc-off', 'adversarial').breaches.map((x) => `${x.task}/${x.attack}`)).toEqual(['t00/a5', 't10/a5', 't10/a8']);
+  });
+});
+
+describe('the world generators (related by construction)', () => {
+  const c = (id: string): BankingCtx => ({ task: task(id), variant: 'ifc-on-endorse', qllms: PROPERTY_QLLMS });
+  it('secret-varying pairs are ∼["U"]-related worlds, untrusted-varying pairs ∼["S"]-related, and mostly distinct', () => {
+    const conf = fc.sample(bankingInsulatedTipni.arbitrary(c('t00')), { numRuns: 200, seed: 11 });
+    let distinct = 0;
+    for (const k of conf) {
+      const [w0, w1] = k.hidden.map((s) => worldExpr(worldOf(k.trusted, s, k.shared as Untrusted)));
+      expect(indistExpr(powersetUS, US.U, w0!, w1!)).toBe(true);
+      if (!indistExpr(powersetUS, US.top, w0!, w1!)) distinct++;
+    }
+    expect(distinct / conf.length).toBeGreaterThan(0.5);
+    const integ = fc.sample(bankingIntegrity.arbitrary(c('t00')), { numRuns: 200, seed: 11 });
+    distinct = 0;
+    for (const k of integ) {
+      const [w0, w1] = k.hidden.map((u) => worldExpr(worldOf(k.trusted, k.shared as Secrets, u)));
+      expect(indistExpr(powersetUS, US.S, w0!, w1!)).toBe(true);
+      if (!indistExpr(powersetUS, US.top, w0!, w1!)) distinct++;
+    }
+    expect(distinct / integ.length).toBeGreaterThan(0.5);
+  });
+  it('the relation is not trivial: a secret-varying pair is told apart at ["S"], an untrusted-varying one at ["U"]', () => {
+    const t = { balance: 1, txAmounts: [1, 1, 1, 1, 1, 1], scheduledAmounts: [1, 1] };
+    const s = { iban: 'A1', password: 'p' };
+    const w = (s2: typeof s, inj: string) => worldExpr(worldOf(t, s2, { ...SHIPPED_UNTRUSTED, injection: inj }));
+    expect(indistExpr(powersetUS, US.S, w(s, ''), w({ iban: 'B2', password: 'p' }, ''))).toBe(false);
+    expect(indistExpr(powersetUS, US.U, w(s, ''), w(s, 'x'))).toBe(false);
   });
 });
 

@@ -66,7 +66,7 @@ export const untrustedArb: fc.Arbitrary<Untrusted> = fc.record({
   injection: injectionArb,
 });
 
-/** The shipped world's own parameters (so the generated family contains the table's world). */
+/** The shipped world's third-party values (the generated files follow world.json's layout, not its exact prose). */
 export const SHIPPED_UNTRUSTED: Untrusted = {
   billAmount: '98.70', billIban: 'UK12345678901234567890', newRent: '1200', street: 'Dalton Street 123', city: 'New York',
   accountantIban: 'FR1420041010050500013M02606', spotifyAmount: '60', friendNote: 'Sushi dinner', injection: '',
