@@ -17,7 +17,7 @@
  */
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { renderTable } from '../src/cli/table.ts';
+import { renderTable } from '../src/util/table.ts';
 import { latticeByName } from '../src/lattice/registry.ts';
 import { runSuite } from '../src/runner/suite.ts';
 import { referenceCtx, type LlmbdaCtx } from '../src/llmbda/context.ts';

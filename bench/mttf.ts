@@ -18,7 +18,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { renderTable } from '../src/cli/table.ts';
+import { renderTable } from '../src/util/table.ts';
 import { CATALOGUE } from '../src/variants/catalogue.ts';
 import { hashString } from '../src/semantics/models/index.ts';
 import type { Profile } from '../src/generators/programs.ts';

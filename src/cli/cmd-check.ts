@@ -13,7 +13,7 @@ import { runPool } from '../runner/pool.ts';
 import { CHECK_JOBS, jobCost, type Job, type JobResult } from '../api/jobs.ts';
 import { UserError } from '../util/absurd.ts';
 import { integer, positiveInt } from './common.ts';
-import { renderTable } from './table.ts';
+import { renderTable } from '../util/table.ts';
 import type { CommandResult } from './main.ts';
 
 interface CheckOpts {

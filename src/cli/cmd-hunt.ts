@@ -14,6 +14,7 @@ import { hunt, replay } from '../api/hunt.ts';
 import { allSuiteNames, ENDORSE_SUITES, PPMF_SUITES } from '../api/registry.ts';
 import { huntPpmf } from '../ppmf/hunt.ts';
 import { huntEndorse } from '../endorse/hunt.ts';
+import { huntBanking } from '../api/banking-hunt.ts';
 
 interface HuntFlags {
   variant?: string;
@@ -43,7 +44,7 @@ export function registerHunt(program: Command, result: CommandResult): void {
     .option('--seed <s>', 'seed (default: random; printed for replay)', integer('--seed'))
     .option('--runs <n>', 'at most this many cases per (suite, lattice)', positiveInt('--runs'))
     .option('--prims <file.ts>', 'a module exporting `prims` (a primitive table) added to every model; generated programs call them')
-    .option('--system <name>', 'llmbda (default), ppmf (hunts the PPMF suites; --variant names a PPMF system) or endorse (--variant names a prelude variant of robust_endorse/bounded_endorse)', 'llmbda')
+    .option('--system <name>', 'llmbda (default), ppmf (hunts the PPMF suites; --variant names a PPMF system), endorse (--variant names a prelude variant of robust_endorse/bounded_endorse) or banking (--variant ifc-off|ifc-on-no-endorse|ifc-on-endorse)', 'llmbda')
     .option('--out <dir>', 'save the counterexample in this folder (nothing is written without it)')
     .option('--no-minimise', 'skip the minimiser after fast-check\'s shrinking')
     .option('--json', 'machine-readable output')
@@ -56,7 +57,13 @@ export function registerHunt(program: Command, result: CommandResult): void {
         result.exitCode = r.found ? 1 : 0;
         return;
       }
-      if (flags.system !== 'llmbda') throw new UserError(`--system must be llmbda, ppmf or endorse, got ${JSON.stringify(flags.system)}`);
+      if (flags.system === 'banking') {
+        const r = huntBanking({ variant: flags.variant ?? 'ifc-off', timeMs: flags.time, ...(flags.seed !== undefined ? { seed: flags.seed } : {}), ...(flags.suite ? { suite: flags.suite } : {}) });
+        process.stdout.write(flags.json ? `${JSON.stringify(r.json ?? { found: r.found, tried: r.tried }, null, 2)}\n` : `${r.report}\n`);
+        result.exitCode = r.found ? 1 : 0;
+        return;
+      }
+      if (flags.system !== 'llmbda') throw new UserError(`--system must be llmbda, ppmf, endorse or banking, got ${JSON.stringify(flags.system)}`);
       if (!flags.variant) throw new UserError('hunt needs --variant NAME|FILE.ts (a catalogue name, "reference", or a variant file); see docs/variants.md');
       const r = await hunt({
         variant: flags.variant,

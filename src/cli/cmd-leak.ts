@@ -10,7 +10,7 @@ import { resolveModel } from '../semantics/models/index.ts';
 import { loadPrelude } from '../semantics/prelude.ts';
 import { UserError } from '../util/absurd.ts';
 import { parseLabelFlag, positiveInt, readText } from './common.ts';
-import { renderTable } from './table.ts';
+import { renderTable } from '../util/table.ts';
 import { resolveVariantSemantics } from './variant-option.ts';
 import { parseDomain } from '../leakage/domain.ts';
 import { programChannel } from '../leakage/channel.ts';

@@ -17,11 +17,11 @@ import { failureKey, showConversation, type Conversation } from '../semantics/co
 import { peval } from '../semantics/peval.ts';
 import { makeRng, NoResponse, sampledOracle } from './sampling.ts';
 import { parseLabelFlag, positiveInt, integer, readText } from './common.ts';
-import { renderTable } from './table.ts';
+import { renderTable } from '../util/table.ts';
 import type { CommandResult } from './main.ts';
 import { inLargeStack } from './large-stack.ts';
 import { resolveVariantSemantics } from './variant-option.ts';
-import { addOracleOptions, executeLiveRun, wantsLiveRun, type OracleOpts } from '../cli/oracle.ts';
+import { addOracleOptions, executeLiveRun, wantsLiveRun, type OracleOpts } from './oracle.ts';
 
 export interface RunOpts extends OracleOpts {
   lattice: string;

@@ -26,6 +26,7 @@ export function packageVersion(): string {
     u = up;
   }
 }
+import { registerBanking } from './cmd-banking.ts';
 
 /** The exit code a command asks for (commands set it; 0 when unset). */
 export interface CommandResult { exitCode: number }
@@ -44,6 +45,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   registerHunt(program, result);
   registerPpmf(program);
   registerLeak(program);
+  registerBanking(program, result);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return result.exitCode;
