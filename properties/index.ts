@@ -16,13 +16,14 @@ import { lemma4 } from './lemma4.ts';
 import { lemma5 } from './lemma5.ts';
 import { theorem3 } from './theorem3.ts';
 import { generators } from './generators.ts';
+import { v2Equivalence } from './v2-equivalence.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type LlmbdaSuite = PropertySuite<any, LlmbdaCtx<unknown>>;
 
 /** The theorem suites, in the order `llmbda check` prints them. */
 export const LLMBDA_SUITES: readonly LlmbdaSuite[] = [
-  confinement, lemma2, tipni, insulatedTipni, stripping, highBlindness, lemma13, lemma3, lemma4, lemma5, theorem3, generators,
+  confinement, lemma2, tipni, insulatedTipni, stripping, highBlindness, lemma13, lemma3, lemma4, lemma5, theorem3, generators, v2Equivalence,
 ];
 
 /** Suites that are not per-lattice theorem suites (run once, or on a user lattice). */
