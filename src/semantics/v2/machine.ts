@@ -45,16 +45,20 @@ type Req<L> =
 
 type Rule<L> = Generator<Req<L>, void, readonly WOut<L>[] | undefined>;
 
+interface Entry<L> { readonly cfg: Cfg<L>; w: Q.Rational }
+
+/** A sub-derivation being computed: kept small, a deep non-tail recursion holds one per level. */
 interface Task<L> {
   readonly key: string | undefined;
-  /** Configurations of the current round (all with the same fuel), merged by key. */
-  round: Map<string, { cfg: Cfg<L>; w: Q.Rational }>;
+  /** Configurations of the current round (all with the same fuel), already merged; `at` is the next one. */
+  round: readonly Entry<L>[];
+  at: number;
   /** The next round (tail premises of the current one); a lone entry is kept unkeyed in `nextOnly`. */
-  next: Map<string, { cfg: Cfg<L>; w: Q.Rational }> | undefined;
-  nextOnly: { cfg: Cfg<L>; w: Q.Rational } | undefined;
-  iter: Iterator<{ cfg: Cfg<L>; w: Q.Rational }>;
-  /** The result distribution, merged by outcome key. */
-  readonly result: Map<string, WOut<L>>;
+  next: Map<string, Entry<L>> | undefined;
+  nextOnly: Entry<L> | undefined;
+  /** The result distribution, merged by outcome key (a lone outcome kept unkeyed in `resultOnly`). */
+  result: Map<string, WOut<L>> | undefined;
+  resultOnly: WOut<L> | undefined;
   gen: Rule<L> | undefined;
   genW: Q.Rational;
   input: readonly WOut<L>[] | undefined;
@@ -73,6 +77,7 @@ export interface MachineOptions {
 }
 
 const FUEL: Failure = { kind: 'fuel' };
+const FUEL_RESULT: readonly WOut<never>[] = [{ out: FUEL, weight: Q.ONE }];
 /** Sub-task lookups per memo window, and how many lookups a hitless window pauses memoisation for. */
 const MEMO_WINDOW = 4096;
 const MEMO_PAUSE = 4 * MEMO_WINDOW;
@@ -109,27 +114,26 @@ export class Machine<L> {
     while (stack.length > 0) {
       const t = stack[stack.length - 1]!;
       if (t.gen === undefined) {
-        const nx = t.iter.next();
-        if (nx.done) {
+        if (t.at === t.round.length) {
           if (t.nextOnly !== undefined || t.next !== undefined) {
-            t.round = t.next ?? new Map([['', t.nextOnly!]]);
+            t.round = t.next !== undefined ? [...t.next.values()] : [t.nextOnly!];
+            t.at = 0;
             t.next = undefined;
             t.nextOnly = undefined;
-            t.iter = t.round.values();
-            if (t.round.size > this.peakRound) this.peakRound = t.round.size;
+            if (t.round.length > this.peakRound) this.peakRound = t.round.length;
             continue;
           }
           stack.pop();
-          const res = [...t.result.values()];
+          const res = t.result !== undefined ? [...t.result.values()] : t.resultOnly !== undefined ? [t.resultOnly] : [];
           if (t.key !== undefined) this.remember(t.key, res);
           const parent = stack[stack.length - 1];
           if (parent) parent.input = res;
           else finished = res;
           continue;
         }
-        const { cfg, w } = nx.value;
-        if (cfg.fuel <= 0) { addOut(this, t.result, FUEL, w); continue; }
-        if (cfg.code.quick) { addOut(this, t.result, this.quick(cfg.pc, cfg.code, cfg.env, cfg.fuel, cfg.conv), w); continue; }
+        const { cfg, w } = t.round[t.at++]!;
+        if (cfg.fuel <= 0) { this.addOut(t, FUEL, w); continue; }
+        if (cfg.code.quick) { this.addOut(t, this.quick(cfg.pc, cfg.code, cfg.env, cfg.fuel, cfg.conv), w); continue; }
         this.tick();
         t.gen = this.rule(cfg);
         t.genW = w;
@@ -143,7 +147,7 @@ export class Machine<L> {
       while (!r.done) {
         const q = r.value;
         if (q.t === 'out') {
-          addOut(this, t.result, q.out, Q.mul(t.genW, q.w));
+          this.addOut(t, q.out, Q.mul(t.genW, q.w));
         } else if (q.t === 'tail') {
           // Merge equal configurations of the next round; keys are only computed once there are two.
           const entry = { cfg: q.cfg, w: Q.mul(t.genW, q.w) };
@@ -172,8 +176,23 @@ export class Machine<L> {
   }
 
   private newTask(cfg: Cfg<L>, key: string | undefined): Task<L> {
-    const round = new Map([[key ?? '', { cfg, w: Q.ONE }]]);
-    return { key, round, next: undefined, nextOnly: undefined, iter: round.values(), result: new Map(), gen: undefined, genW: Q.ONE, input: undefined };
+    return {
+      key, round: [{ cfg, w: Q.ONE }], at: 0, next: undefined, nextOnly: undefined,
+      result: undefined, resultOnly: undefined, gen: undefined, genW: Q.ONE, input: undefined,
+    };
+  }
+
+  /** Add weight `w` to outcome `o` of the task's result (keys computed only once there are two outcomes). */
+  private addOut(t: Task<L>, o: Out<L>, w: Q.Rational): void {
+    if (t.result === undefined) {
+      if (t.resultOnly === undefined) { t.resultOnly = { out: o, weight: w }; return; }
+      t.result = new Map([[this.outKey(t.resultOnly.out), t.resultOnly]]);
+      t.resultOnly = undefined;
+    }
+    const k = this.outKey(o);
+    const prev = t.result.get(k);
+    if (prev) prev.weight = Q.add(prev.weight, w);
+    else t.result.set(k, { out: o, weight: w });
   }
 
   private tick(): void {
@@ -439,159 +458,219 @@ export class Machine<L> {
   // ------------------------------------------------------------------------------------------
   // The rules, as generators over premises. Same order of premises and side conditions as rules.ts.
 
-  /** A premise: inline when quick, else a sub-task (yielded). Failures are passed on by the caller. */
-  private *premise(pc: L, conv: Conv<L>, code: Code<L>, env: readonly V2<L>[], fuel: number): Generator<Req<L>, readonly WOut<L>[], readonly WOut<L>[] | undefined> {
+  /**
+   * A premise whose result is available at once (quick code, or no fuel), else undefined: the rule then
+   * yields `sub(…)` and is resumed with the sub-task's result. Failures are passed on by the caller.
+   */
+  private now(pc: L, conv: Conv<L>, code: Code<L>, env: readonly V2<L>[], fuel: number): readonly WOut<L>[] | undefined {
     if (code.quick) return [{ out: this.quick(pc, code, env, fuel, conv), weight: Q.ONE }];
-    if (fuel <= 0) return [{ out: FUEL, weight: Q.ONE }];
-    return (yield { t: 'sub', cfg: { pc, conv, code, env, fuel } })!;
+    if (fuel <= 0) return FUEL_RESULT;
+    return undefined;
   }
 
-  private *rule(cfg: Cfg<L>): Rule<L> {
+  private sub(pc: L, conv: Conv<L>, code: Code<L>, env: readonly V2<L>[], fuel: number): Req<L> {
+    return { t: 'sub', cfg: { pc, conv, code, env, fuel } };
+  }
+
+  /** The rule's generator for a configuration (one generator per paper rule, as in rules.ts). */
+  private rule(cfg: Cfg<L>): Rule<L> {
     const { pc, conv, code, env } = cfg;
     const f = cfg.fuel - 1;
     switch (code.k) {
       case 'var': case 'free': case 'lam': case 'scalar':
         throw new Error(`internal error: ${code.k} is always quick`);
-      // App:  e1 ⇓ C1, l1:λx.e3;  e2 ⇓ C2, V2;  then the body at l1 (tail).
-      case 'app': {
-        for (const a of yield* this.premise(pc, conv, code.fn, env, f)) {
-          if (a.out.kind !== 'ok') { yield outReq(a.out, a.weight); continue; }
-          const fn = a.out.value;
-          for (const b of yield* this.premise(pc, a.out.conv, code.arg, env, f)) {
-            const w = Q.mul(a.weight, b.weight);
-            if (b.out.kind !== 'ok') { yield outReq(b.out, w); continue; }
-            if (fn.body.kind !== 'clo') { yield outReq(this.stuck('App', `applying a non-function ${this.describe(fn)}`), w); continue; }
-            yield tailReq(f, fn.label, b.out.conv, fn.body.code.body, [b.out.value, ...fn.body.env], w);
-          }
-        }
-        return;
-      }
-      case 'send':
-        for (const a of yield* this.premise(pc, conv, code.arg, env, f)) {
-          yield outReq(a.out.kind === 'ok' ? this.sendAfter(pc, a.out.conv, a.out.value) : a.out, a.weight);
-        }
-        return;
-      // Recv:  pc ⊑ lc; each response r with p > 0; parse(r) at pc = lc (tail, weight p).
-      case 'recv': {
-        if (!this.lat.leq(pc, conv.label)) {
-          yield outReq(this.stuck('Recv', `pc ${this.lat.show(pc)} does not flow to conversation label ${this.lat.show(conv.label)}`), Q.ONE);
-          return;
-        }
-        for (const [r, p] of this.ev.responses(conv)) {
-          yield tailReq(f, conv.label, this.ev.append(conv, r, conv.label), compileClosed(this.ev.parse(r)), [], p);
-        }
-        return;
-      }
-      case 'fork':
-        for (const a of yield* this.premise(pc, conv, code.body, env, f)) {
-          yield outReq(a.out.kind === 'ok' ? this.ok(conv, a.out.value) : a.out, a.weight);
-        }
-        return;
-      case 'clear':
-        yield outReq(this.lat.leq(pc, conv.label)
-          ? this.ok({ label: pc, msgs: null }, this.unit(pc))
-          : this.stuck('Clear', `pc ${this.lat.show(pc)} does not flow to conversation label ${this.lat.show(conv.label)}`), Q.ONE);
-        return;
-      case 'label':
-        yield tailReq(f, this.lat.join(pc, code.label), conv, code.body, env, Q.ONE);
-        return;
-      case 'dynlabel':
-        for (const a of yield* this.premise(pc, conv, code.label, env, f)) {
-          if (a.out.kind !== 'ok') { yield outReq(a.out, a.weight); continue; }
-          const { n, l, text } = this.decodeLabel(a.out.value);
-          if (l === undefined) { yield outReq(this.stuck('LabelFlow', `${text} is not a label of ${this.lat.name}`), a.weight); continue; }
-          yield tailReq(f, this.lat.join(this.lat.join(pc, n), l), a.out.conv, code.body, env, a.weight);
-        }
-        return;
-      case 'test':
-        for (const a of yield* this.premise(pc, conv, code.label, env, f)) {
-          if (a.out.kind !== 'ok') { yield outReq(a.out, a.weight); continue; }
-          const { n, l, text } = this.decodeLabel(a.out.value);
-          if (l === undefined) { yield outReq(this.stuck('LabelTest', `${text} is not a label of ${this.lat.name}`), a.weight); continue; }
-          const pcn = this.lat.join(pc, n);
-          for (const b of yield* this.premise(pcn, a.out.conv, code.body, env, f)) {
-            const w = Q.mul(a.weight, b.weight);
-            yield outReq(b.out.kind === 'ok'
-              ? this.ok(b.out.conv, this.val(this.lat.join(pcn, l), { kind: 'bool', value: this.lat.leq(b.out.value.label, l) }))
-              : b.out, w);
-          }
-        }
-        return;
-      case 'assert':
-        for (const a of yield* this.premise(pc, conv, code.label, env, f)) {
-          if (a.out.kind !== 'ok') { yield outReq(a.out, a.weight); continue; }
-          const { n, l, text } = this.decodeLabel(a.out.value);
-          if (!this.lat.leq(n, pc)) {
-            yield outReq(this.stuck('LabelAssert', `the policy label's own label ${this.lat.show(n)} does not flow to pc ${this.lat.show(pc)}`), a.weight);
-            continue;
-          }
-          if (l === undefined) { yield outReq(this.stuck('LabelAssert', `${text} is not a label of ${this.lat.name}`), a.weight); continue; }
-          for (const b of yield* this.premise(pc, a.out.conv, code.body, env, f)) {
-            const w = Q.mul(a.weight, b.weight);
-            if (b.out.kind !== 'ok') { yield outReq(b.out, w); continue; }
-            yield outReq(this.lat.leq(b.out.value.label, l)
-              ? this.ok(b.out.conv, this.unit(pc))
-              : this.stuck('LabelAssert', `policy violation: ${this.lat.show(b.out.value.label)} does not flow to ${this.lat.show(l)}`), w);
-          }
-        }
-        return;
-      case 'endorse':
-        for (const a of yield* this.premise(pc, conv, code.label, env, f)) {
-          if (a.out.kind !== 'ok') { yield outReq(a.out, a.weight); continue; }
-          const { n, l: l1, text } = this.decodeLabel(a.out.value);
-          if (l1 === undefined) { yield outReq(this.stuck('Endorse', `${text} is not a label of ${this.lat.name}`), a.weight); continue; }
-          for (const b of yield* this.premise(this.lat.join(pc, n), a.out.conv, code.body, env, f)) {
-            const w = Q.mul(a.weight, b.weight);
-            if (b.out.kind !== 'ok') { yield outReq(b.out, w); continue; }
-            const v2 = b.out.value;
-            const endorsed = pairOf(this.lat, integrityOf(this.lat, l1), confidentialityOf(this.lat, v2.label));
-            yield outReq(this.ok(b.out.conv, this.val(this.lat.join(pc, endorsed), v2.body)), w);
-          }
-        }
-        return;
-      case 'prim':
-        for (const a of yield* this.premise(pc, conv, code.arg, env, f)) {
-          yield outReq(a.out.kind === 'ok' ? this.primAfter(pc, a.out.conv, a.out.value, code.name) : a.out, a.weight);
-        }
-        return;
-      case 'record': case 'array': {
-        if (code.elems.length === 0) {
-          yield outReq(this.ok(conv, code.k === 'record' ? this.unit(pc) : this.val(pc, { kind: 'array', elems: [] })), Q.ONE);
-          return;
-        }
-        // Left to right, threading the conversation; partial results fan out with the distributions.
-        let partial: { conv: Conv<L>; vs: V2<L>[]; w: Q.Rational }[] = [{ conv, vs: [], w: Q.ONE }];
-        for (const c of code.elems) {
-          const nextPartial: typeof partial = [];
-          for (const p of partial) {
-            for (const a of yield* this.premise(pc, p.conv, c, env, f)) {
-              const w = Q.mul(p.w, a.weight);
-              if (a.out.kind !== 'ok') { yield outReq(a.out, w); continue; }
-              nextPartial.push({ conv: a.out.conv, vs: [...p.vs, a.out.value], w });
-            }
-          }
-          partial = nextPartial;
-        }
-        for (const p of partial) yield outReq(this.ok(p.conv, this.aggregate(pc, code, p.vs)), p.w);
-        return;
-      }
-      case 'field':
-        for (const a of yield* this.premise(pc, conv, code.target, env, f)) {
-          yield outReq(a.out.kind === 'ok' ? this.fieldAfter(a.out.conv, a.out.value, code.name) : a.out, a.weight);
-        }
-        return;
-      case 'index':
-        for (const a of yield* this.premise(pc, conv, code.target, env, f)) {
-          if (a.out.kind !== 'ok') { yield outReq(a.out, a.weight); continue; }
-          for (const b of yield* this.premise(pc, a.out.conv, code.index, env, f)) {
-            const w = Q.mul(a.weight, b.weight);
-            yield outReq(b.out.kind === 'ok' ? this.indexAfter(b.out.conv, a.out.value, b.out.value) : b.out, w);
-          }
-        }
-        return;
+      case 'app': return this.ruleApp(pc, conv, code, env, f);
+      case 'send': return this.ruleSend(pc, conv, code, env, f);
+      case 'recv': return this.ruleRecv(pc, conv, code, env, f);
+      case 'fork': return this.ruleFork(pc, conv, code, env, f);
+      case 'clear': return this.ruleClear(pc, conv, code, env, f);
+      case 'label': return this.ruleLabelled(pc, conv, code, env, f);
+      case 'dynlabel': return this.ruleLabelFlow(pc, conv, code, env, f);
+      case 'test': return this.ruleLabelTest(pc, conv, code, env, f);
+      case 'assert': return this.ruleLabelAssert(pc, conv, code, env, f);
+      case 'endorse': return this.ruleEndorse(pc, conv, code, env, f);
+      case 'prim': return this.rulePrim(pc, conv, code, env, f);
+      case 'record': case 'array': return this.ruleRecordArrayCons(pc, conv, code, env, f);
+      case 'field': return this.ruleFieldAccess(pc, conv, code, env, f);
+      case 'index': return this.ruleArrayIndex(pc, conv, code, env, f);
       default: return absurd(code);
     }
   }
+
+  /** App:  e1 ⇓ C1, l1:λx.e3;  e2 ⇓ C2, V2;  then the body at l1 (tail). */
+  private *ruleApp(pc: L, conv: Conv<L>, code: Code<L> & { k: 'app' }, env: readonly V2<L>[], f: number): Rule<L> {
+      for (const a of (this.now(pc, conv, code.fn, env, f) ?? (yield this.sub(pc, conv, code.fn, env, f))!)) {
+        if (a.out.kind !== 'ok') { yield outReq(a.out, a.weight); continue; }
+        const fn = a.out.value;
+        for (const b of (this.now(pc, a.out.conv, code.arg, env, f) ?? (yield this.sub(pc, a.out.conv, code.arg, env, f))!)) {
+          const w = Q.mul(a.weight, b.weight);
+          if (b.out.kind !== 'ok') { yield outReq(b.out, w); continue; }
+          if (fn.body.kind !== 'clo') { yield outReq(this.stuck('App', `applying a non-function ${this.describe(fn)}`), w); continue; }
+          yield tailReq(f, fn.label, b.out.conv, fn.body.code.body, [b.out.value, ...fn.body.env], w);
+        }
+      }
+      return;
+  }
+
+  /** Send:  e ⇓ C1, V; then `sendAfter` (pc ⊑ lc, append serialise(v) at lc ⊔ n). */
+  private *ruleSend(pc: L, conv: Conv<L>, code: Code<L> & { k: 'send' }, env: readonly V2<L>[], f: number): Rule<L> {
+      for (const a of (this.now(pc, conv, code.arg, env, f) ?? (yield this.sub(pc, conv, code.arg, env, f))!)) {
+        yield outReq(a.out.kind === 'ok' ? this.sendAfter(pc, a.out.conv, a.out.value) : a.out, a.weight);
+      }
+      return;
+  }
+
+  /** Recv:  pc ⊑ lc; each response r with p > 0; parse(r) at pc = lc (tail, weight p). */
+  private *ruleRecv(pc: L, conv: Conv<L>, code: Code<L> & { k: 'recv' }, env: readonly V2<L>[], f: number): Rule<L> {
+      if (!this.lat.leq(pc, conv.label)) {
+        yield outReq(this.stuck('Recv', `pc ${this.lat.show(pc)} does not flow to conversation label ${this.lat.show(conv.label)}`), Q.ONE);
+        return;
+      }
+      for (const [r, p] of this.ev.responses(conv)) {
+        yield tailReq(f, conv.label, this.ev.append(conv, r, conv.label), compileClosed(this.ev.parse(r)), [], p);
+      }
+      return;
+  }
+
+  /** Fork:  e ⇓ C′, V  ⟹  C, V (conversation restored). */
+  private *ruleFork(pc: L, conv: Conv<L>, code: Code<L> & { k: 'fork' }, env: readonly V2<L>[], f: number): Rule<L> {
+      for (const a of (this.now(pc, conv, code.body, env, f) ?? (yield this.sub(pc, conv, code.body, env, f))!)) {
+        yield outReq(a.out.kind === 'ok' ? this.ok(conv, a.out.value) : a.out, a.weight);
+      }
+      return;
+  }
+
+  /** Clear:  pc ⊑ lc  ⟹  pc:ε, pc:{}. */
+  private *ruleClear(pc: L, conv: Conv<L>, code: Code<L> & { k: 'clear' }, env: readonly V2<L>[], f: number): Rule<L> {
+      yield outReq(this.lat.leq(pc, conv.label)
+        ? this.ok({ label: pc, msgs: null }, this.unit(pc))
+        : this.stuck('Clear', `pc ${this.lat.show(pc)} does not flow to conversation label ${this.lat.show(conv.label)}`), Q.ONE);
+      return;
+  }
+
+  /** Labelled:  e at pc ⊔ l (tail). */
+  private *ruleLabelled(pc: L, conv: Conv<L>, code: Code<L> & { k: 'label' }, env: readonly V2<L>[], f: number): Rule<L> {
+      yield tailReq(f, this.lat.join(pc, code.label), conv, code.body, env, Q.ONE);
+      return;
+  }
+
+  /** LabelFlow:  e1 ⇓ C1, V1; flatten, toLabel; e2 at pc ⊔ n ⊔ l (tail). */
+  private *ruleLabelFlow(pc: L, conv: Conv<L>, code: Code<L> & { k: 'dynlabel' | 'test' | 'assert' | 'endorse' }, env: readonly V2<L>[], f: number): Rule<L> {
+      for (const a of (this.now(pc, conv, code.label, env, f) ?? (yield this.sub(pc, conv, code.label, env, f))!)) {
+        if (a.out.kind !== 'ok') { yield outReq(a.out, a.weight); continue; }
+        const { n, l, text } = this.decodeLabel(a.out.value);
+        if (l === undefined) { yield outReq(this.stuck('LabelFlow', `${text} is not a label of ${this.lat.name}`), a.weight); continue; }
+        yield tailReq(f, this.lat.join(this.lat.join(pc, n), l), a.out.conv, code.body, env, a.weight);
+      }
+      return;
+  }
+
+  /** LabelTest:  e1 ⇓ C1, V1; flatten, toLabel; e2 at pc ⊔ n; answer (pc ⊔ n ⊔ l):(ℓ(V2) ⊑ l). */
+  private *ruleLabelTest(pc: L, conv: Conv<L>, code: Code<L> & { k: 'dynlabel' | 'test' | 'assert' | 'endorse' }, env: readonly V2<L>[], f: number): Rule<L> {
+      for (const a of (this.now(pc, conv, code.label, env, f) ?? (yield this.sub(pc, conv, code.label, env, f))!)) {
+        if (a.out.kind !== 'ok') { yield outReq(a.out, a.weight); continue; }
+        const { n, l, text } = this.decodeLabel(a.out.value);
+        if (l === undefined) { yield outReq(this.stuck('LabelTest', `${text} is not a label of ${this.lat.name}`), a.weight); continue; }
+        const pcn = this.lat.join(pc, n);
+        for (const b of (this.now(pcn, a.out.conv, code.body, env, f) ?? (yield this.sub(pcn, a.out.conv, code.body, env, f))!)) {
+          const w = Q.mul(a.weight, b.weight);
+          yield outReq(b.out.kind === 'ok'
+            ? this.ok(b.out.conv, this.val(this.lat.join(pcn, l), { kind: 'bool', value: this.lat.leq(b.out.value.label, l) }))
+            : b.out, w);
+        }
+      }
+      return;
+  }
+
+  /** LabelAssert:  e1 ⇓ C1, V1; n ⊑ pc; toLabel; e2 ⇓ C2, l2:v2; l2 ⊑ l  ⟹  pc:{}. */
+  private *ruleLabelAssert(pc: L, conv: Conv<L>, code: Code<L> & { k: 'dynlabel' | 'test' | 'assert' | 'endorse' }, env: readonly V2<L>[], f: number): Rule<L> {
+      for (const a of (this.now(pc, conv, code.label, env, f) ?? (yield this.sub(pc, conv, code.label, env, f))!)) {
+        if (a.out.kind !== 'ok') { yield outReq(a.out, a.weight); continue; }
+        const { n, l, text } = this.decodeLabel(a.out.value);
+        if (!this.lat.leq(n, pc)) {
+          yield outReq(this.stuck('LabelAssert', `the policy label's own label ${this.lat.show(n)} does not flow to pc ${this.lat.show(pc)}`), a.weight);
+          continue;
+        }
+        if (l === undefined) { yield outReq(this.stuck('LabelAssert', `${text} is not a label of ${this.lat.name}`), a.weight); continue; }
+        for (const b of (this.now(pc, a.out.conv, code.body, env, f) ?? (yield this.sub(pc, a.out.conv, code.body, env, f))!)) {
+          const w = Q.mul(a.weight, b.weight);
+          if (b.out.kind !== 'ok') { yield outReq(b.out, w); continue; }
+          yield outReq(this.lat.leq(b.out.value.label, l)
+            ? this.ok(b.out.conv, this.unit(pc))
+            : this.stuck('LabelAssert', `policy violation: ${this.lat.show(b.out.value.label)} does not flow to ${this.lat.show(l)}`), w);
+        }
+      }
+      return;
+  }
+
+  /** Endorse:  e1 ⇓ C1, V1; toLabel = l1; e2 at pc ⊔ n ⇓ C2, l2:v2  ⟹  (pc ⊔ ⟨l1←, l2→⟩):v2. */
+  private *ruleEndorse(pc: L, conv: Conv<L>, code: Code<L> & { k: 'dynlabel' | 'test' | 'assert' | 'endorse' }, env: readonly V2<L>[], f: number): Rule<L> {
+      for (const a of (this.now(pc, conv, code.label, env, f) ?? (yield this.sub(pc, conv, code.label, env, f))!)) {
+        if (a.out.kind !== 'ok') { yield outReq(a.out, a.weight); continue; }
+        const { n, l: l1, text } = this.decodeLabel(a.out.value);
+        if (l1 === undefined) { yield outReq(this.stuck('Endorse', `${text} is not a label of ${this.lat.name}`), a.weight); continue; }
+        for (const b of (this.now(this.lat.join(pc, n), a.out.conv, code.body, env, f) ?? (yield this.sub(this.lat.join(pc, n), a.out.conv, code.body, env, f))!)) {
+          const w = Q.mul(a.weight, b.weight);
+          if (b.out.kind !== 'ok') { yield outReq(b.out, w); continue; }
+          const v2 = b.out.value;
+          const endorsed = pairOf(this.lat, integrityOf(this.lat, l1), confidentialityOf(this.lat, v2.label));
+          yield outReq(this.ok(b.out.conv, this.val(this.lat.join(pc, endorsed), v2.body)), w);
+        }
+      }
+      return;
+  }
+
+  /** Prim:  e ⇓ C′, V; primEval(p, stripLabels(V))  ⟹  (pc ⊔ deepLabel(V)):wrapValues(v′). */
+  private *rulePrim(pc: L, conv: Conv<L>, code: Code<L> & { k: 'prim' }, env: readonly V2<L>[], f: number): Rule<L> {
+      for (const a of (this.now(pc, conv, code.arg, env, f) ?? (yield this.sub(pc, conv, code.arg, env, f))!)) {
+        yield outReq(a.out.kind === 'ok' ? this.primAfter(pc, a.out.conv, a.out.value, code.name) : a.out, a.weight);
+      }
+      return;
+  }
+
+  /** RecordNil / RecordCons and ArrayNil / ArrayCons: elements left to right at pc. */
+  private *ruleRecordArrayCons(pc: L, conv: Conv<L>, code: Code<L> & { k: 'record' | 'array' }, env: readonly V2<L>[], f: number): Rule<L> {
+      if (code.elems.length === 0) {
+        yield outReq(this.ok(conv, code.k === 'record' ? this.unit(pc) : this.val(pc, { kind: 'array', elems: [] })), Q.ONE);
+        return;
+      }
+      // Left to right, threading the conversation; partial results fan out with the distributions.
+      let partial: { conv: Conv<L>; vs: V2<L>[]; w: Q.Rational }[] = [{ conv, vs: [], w: Q.ONE }];
+      for (const c of code.elems) {
+        const nextPartial: typeof partial = [];
+        for (const p of partial) {
+          for (const a of (this.now(pc, p.conv, c, env, f) ?? (yield this.sub(pc, p.conv, c, env, f))!)) {
+            const w = Q.mul(p.w, a.weight);
+            if (a.out.kind !== 'ok') { yield outReq(a.out, w); continue; }
+            nextPartial.push({ conv: a.out.conv, vs: [...p.vs, a.out.value], w });
+          }
+        }
+        partial = nextPartial;
+      }
+      for (const p of partial) yield outReq(this.ok(p.conv, this.aggregate(pc, code, p.vs)), p.w);
+      return;
+  }
+
+  /** FieldAccess:  e ⇓ C1, l1:{…}; first field named s  ⟹  l1:V′ (top-level join). */
+  private *ruleFieldAccess(pc: L, conv: Conv<L>, code: Code<L> & { k: 'field' }, env: readonly V2<L>[], f: number): Rule<L> {
+      for (const a of (this.now(pc, conv, code.target, env, f) ?? (yield this.sub(pc, conv, code.target, env, f))!)) {
+        yield outReq(a.out.kind === 'ok' ? this.fieldAfter(a.out.conv, a.out.value, code.name) : a.out, a.weight);
+      }
+      return;
+  }
+
+  /** ArrayIndex:  e ⇓ C1, l1:[…]; e′ ⇓ C2, l2:i; 0 ≤ i < n  ⟹  (l1 ⊔ l2):V[i]. */
+  private *ruleArrayIndex(pc: L, conv: Conv<L>, code: Code<L> & { k: 'index' }, env: readonly V2<L>[], f: number): Rule<L> {
+      for (const a of (this.now(pc, conv, code.target, env, f) ?? (yield this.sub(pc, conv, code.target, env, f))!)) {
+        if (a.out.kind !== 'ok') { yield outReq(a.out, a.weight); continue; }
+        for (const b of (this.now(pc, a.out.conv, code.index, env, f) ?? (yield this.sub(pc, a.out.conv, code.index, env, f))!)) {
+          const w = Q.mul(a.weight, b.weight);
+          yield outReq(b.out.kind === 'ok' ? this.indexAfter(b.out.conv, a.out.value, b.out.value) : b.out, w);
+        }
+      }
+      return;
+  }
+
 }
 
 function outReq<L>(out: Out<L>, w: Q.Rational): Req<L> {
@@ -600,11 +679,4 @@ function outReq<L>(out: Out<L>, w: Q.Rational): Req<L> {
 
 function tailReq<L>(fuel: number, pc: L, conv: Conv<L>, code: Code<L>, env: readonly V2<L>[], w: Q.Rational): Req<L> {
   return { t: 'tail', cfg: { pc, conv, code, env, fuel }, w };
-}
-
-function addOut<L>(m: Machine<L>, result: Map<string, WOut<L>>, o: Out<L>, w: Q.Rational): void {
-  const k = m.outKey(o);
-  const prev = result.get(k);
-  if (prev) prev.weight = Q.add(prev.weight, w);
-  else result.set(k, { out: o, weight: w });
 }
