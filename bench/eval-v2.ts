@@ -75,7 +75,7 @@ function floatCheck(r: Ours, w: WebpplResult): string {
 }
 
 const cellOurs = (c: Capped<Ours> | undefined): string =>
-  c === undefined ? '' : c.kind === 'done' ? (c.result.ok ? `${showMs(c.result.ms)} (cpu ${showMs(c.result.cpuMs)}), ${c.result.maxRssMB} MB` : `error: ${c.result.error}`) : c.kind === 'timeout' ? `> ${showMs(CAP_MS)}` : 'crash';
+  c === undefined ? '' : c.kind === 'done' ? (c.result.ok ? `${showMs(c.result.ms)} (cpu ${showMs(c.result.cpuMs)}), ${c.result.maxRssMB} MB` : `error: ${(c.result.error ?? '').split(':')[0]}`) : c.kind === 'timeout' ? `> ${showMs(CAP_MS)}` : 'crash';
 const cellW = (c: Capped<WebpplResult> | undefined): string =>
   c === undefined ? '' : c.kind === 'done' ? showMs(c.result.inferMs) : c.kind === 'timeout' ? `> ${showMs(CAP_MS)}` : 'crash';
 const okMs = (c: Capped<Ours> | undefined): number | undefined => (c?.kind === 'done' && c.result.ok ? c.result.ms : undefined);

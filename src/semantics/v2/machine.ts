@@ -147,10 +147,10 @@ export class Machine<L> {
       while (!r.done) {
         const q = r.value;
         if (q.t === 'out') {
-          this.addOut(t, q.out, Q.mul(t.genW, q.w));
+          this.addOut(t, q.out, mulW(t.genW, q.w));
         } else if (q.t === 'tail') {
           // Merge equal configurations of the next round; keys are only computed once there are two.
-          const entry = { cfg: q.cfg, w: Q.mul(t.genW, q.w) };
+          const entry = { cfg: q.cfg, w: mulW(t.genW, q.w) };
           if (t.next === undefined && t.nextOnly === undefined) t.nextOnly = entry;
           else {
             if (t.next === undefined) { t.next = new Map([[this.cfgKey(t.nextOnly!.cfg), t.nextOnly!]]); t.nextOnly = undefined; }
@@ -503,7 +503,7 @@ export class Machine<L> {
         if (a.out.kind !== 'ok') { yield outReq(a.out, a.weight); continue; }
         const fn = a.out.value;
         for (const b of (this.now(pc, a.out.conv, code.arg, env, f) ?? (yield this.sub(pc, a.out.conv, code.arg, env, f))!)) {
-          const w = Q.mul(a.weight, b.weight);
+          const w = mulW(a.weight, b.weight);
           if (b.out.kind !== 'ok') { yield outReq(b.out, w); continue; }
           if (fn.body.kind !== 'clo') { yield outReq(this.stuck('App', `applying a non-function ${this.describe(fn)}`), w); continue; }
           yield tailReq(f, fn.label, b.out.conv, fn.body.code.body, [b.out.value, ...fn.body.env], w);
@@ -573,7 +573,7 @@ export class Machine<L> {
         if (l === undefined) { yield outReq(this.stuck('LabelTest', `${text} is not a label of ${this.lat.name}`), a.weight); continue; }
         const pcn = this.lat.join(pc, n);
         for (const b of (this.now(pcn, a.out.conv, code.body, env, f) ?? (yield this.sub(pcn, a.out.conv, code.body, env, f))!)) {
-          const w = Q.mul(a.weight, b.weight);
+          const w = mulW(a.weight, b.weight);
           yield outReq(b.out.kind === 'ok'
             ? this.ok(b.out.conv, this.val(this.lat.join(pcn, l), { kind: 'bool', value: this.lat.leq(b.out.value.label, l) }))
             : b.out, w);
@@ -593,7 +593,7 @@ export class Machine<L> {
         }
         if (l === undefined) { yield outReq(this.stuck('LabelAssert', `${text} is not a label of ${this.lat.name}`), a.weight); continue; }
         for (const b of (this.now(pc, a.out.conv, code.body, env, f) ?? (yield this.sub(pc, a.out.conv, code.body, env, f))!)) {
-          const w = Q.mul(a.weight, b.weight);
+          const w = mulW(a.weight, b.weight);
           if (b.out.kind !== 'ok') { yield outReq(b.out, w); continue; }
           yield outReq(this.lat.leq(b.out.value.label, l)
             ? this.ok(b.out.conv, this.unit(pc))
@@ -610,7 +610,7 @@ export class Machine<L> {
         const { n, l: l1, text } = this.decodeLabel(a.out.value);
         if (l1 === undefined) { yield outReq(this.stuck('Endorse', `${text} is not a label of ${this.lat.name}`), a.weight); continue; }
         for (const b of (this.now(this.lat.join(pc, n), a.out.conv, code.body, env, f) ?? (yield this.sub(this.lat.join(pc, n), a.out.conv, code.body, env, f))!)) {
-          const w = Q.mul(a.weight, b.weight);
+          const w = mulW(a.weight, b.weight);
           if (b.out.kind !== 'ok') { yield outReq(b.out, w); continue; }
           const v2 = b.out.value;
           const endorsed = pairOf(this.lat, integrityOf(this.lat, l1), confidentialityOf(this.lat, v2.label));
@@ -640,7 +640,7 @@ export class Machine<L> {
         const nextPartial: typeof partial = [];
         for (const p of partial) {
           for (const a of (this.now(pc, p.conv, c, env, f) ?? (yield this.sub(pc, p.conv, c, env, f))!)) {
-            const w = Q.mul(p.w, a.weight);
+            const w = mulW(p.w, a.weight);
             if (a.out.kind !== 'ok') { yield outReq(a.out, w); continue; }
             nextPartial.push({ conv: a.out.conv, vs: [...p.vs, a.out.value], w });
           }
@@ -664,7 +664,7 @@ export class Machine<L> {
       for (const a of (this.now(pc, conv, code.target, env, f) ?? (yield this.sub(pc, conv, code.target, env, f))!)) {
         if (a.out.kind !== 'ok') { yield outReq(a.out, a.weight); continue; }
         for (const b of (this.now(pc, a.out.conv, code.index, env, f) ?? (yield this.sub(pc, a.out.conv, code.index, env, f))!)) {
-          const w = Q.mul(a.weight, b.weight);
+          const w = mulW(a.weight, b.weight);
           yield outReq(b.out.kind === 'ok' ? this.indexAfter(b.out.conv, a.out.value, b.out.value) : b.out, w);
         }
       }
@@ -679,4 +679,9 @@ function outReq<L>(out: Out<L>, w: Q.Rational): Req<L> {
 
 function tailReq<L>(fuel: number, pc: L, conv: Conv<L>, code: Code<L>, env: readonly V2<L>[], w: Q.Rational): Req<L> {
   return { t: 'tail', cfg: { pc, conv, code, env, fuel }, w };
+}
+
+/** `a · b` without allocating when either factor is the shared `Q.ONE` (the deterministic case). */
+function mulW(a: Q.Rational, b: Q.Rational): Q.Rational {
+  return a === Q.ONE ? b : b === Q.ONE ? a : Q.mul(a, b);
 }
