@@ -20,6 +20,9 @@ import { evaluate } from '../src/semantics/evaluate.ts';
 import { evaluateV2 } from '../src/semantics/v2/index.ts';
 import { coinModel } from '../src/semantics/models/index.ts';
 import { print } from '../src/syntax/printer.ts';
+import { variantByName } from '../src/variants/catalogue.ts';
+import { variantSemantics } from '../src/variants/variant.ts';
+import { SKIPPING } from '../src/skipping/skipping.ts';
 
 const lat = powersetUS;
 const coin = coinModel(Q.rat(1, 2));
@@ -62,6 +65,22 @@ describe('v2-equivalence: v2 gives exactly the substitution semantics', () => {
     expect(print(f.value, lat)).toBe('["U"]:{a: ["U"]:{b: ["U"]:1}}');
     expect(entries(good.finals).map(([x]) => print(x.value, lat))).toEqual([print(f.value, lat)]);
     expect(entries(bad.finals).map(([x]) => print(x.value, lat))).not.toEqual([print(f.value, lat)]);
+  });
+});
+
+describe('which engine runs: v2 only for the reference table', () => {
+  const e = program('\\x. x');
+  const at = (opts: Parameters<typeof evaluate>[6]) =>
+    entries(evaluate(coin, lat, US.S, start, e, 10, opts).finals).map(([f]) => print(f.value, lat));
+
+  it('a variant replacing Lam is run by its own rule (the substitution engine), not silently by v2', () => {
+    expect(at({})).toEqual(['["S"]:\\x. x']);
+    expect(at({ semantics: variantSemantics(variantByName('lam-bottom')!) })).toEqual(['[]:\\x. x']);
+  });
+
+  it('engine v2 refuses any semantics but the reference; engine substitution runs the reference by its rules', () => {
+    expect(() => at({ engine: 'v2', semantics: SKIPPING, observer: US.bottom })).toThrow(/only the reference/);
+    expect(at({ engine: 'substitution' })).toEqual(at({ engine: 'v2' }));
   });
 });
 
