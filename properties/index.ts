@@ -1,8 +1,10 @@
 /** Public entry `llmbda-check/properties`: every property suite (one theorem per file), to run with `runSuite` or `assertSuite`. */
+export * from './banking-suites.ts';
 export * from './confinement.ts';
 export * from './distributions.ts';
 export * from './endorse-bounded.ts';
 export * from './endorse-no-cascade.ts';
+export * from './front-end-fuzz.ts';
 export * from './generators.ts';
 export * from './high-blindness.ts';
 export * from './insulated-tipni.ts';
@@ -28,3 +30,4 @@ export * from './stripping.ts';
 export * from './syntax.ts';
 export * from './theorem3.ts';
 export * from './tipni.ts';
+export * from './v2-equivalence.ts';

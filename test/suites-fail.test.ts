@@ -78,8 +78,8 @@ const BREAKAGES: readonly Breakage[] = [
 ];
 
 describe('ability to fail: each suite catches the breakage it is meant for, and the counterexample replays', () => {
-  it('every suite but the generator meta-suite has a breakage here (that one is below)', () => {
-    expect(new Set(BREAKAGES.map((b) => b.suite))).toEqual(new Set(LLMBDA_SUITES.map((s) => s.name).filter((n) => n !== 'generators')));
+  it('every suite but the generator meta-suite (below) and v2-equivalence (test/v2-equivalence.test.ts) has a breakage here', () => {
+    expect(new Set(BREAKAGES.map((b) => b.suite))).toEqual(new Set(LLMBDA_SUITES.map((s) => s.name).filter((n) => n !== 'generators' && n !== 'v2-equivalence')));
   });
 
   it.each(BREAKAGES.map((b) => [b.suite, b.lattice, b.what, b] as const))('%s on %s fails when %s', (_s, _l, _w, b) => {

@@ -34,7 +34,8 @@ export interface RunOpts extends OracleOpts {
   seed: number;
   json?: boolean;
   variant?: string;
-  stackMb: number;
+  /** Given: evaluate in a worker with this stack (MB). Absent: the main thread, unless a variant or `--sample` needs the recursive engines (then 512). */
+  stackMb?: number;
 }
 
 export function registerRun(program: Command, result: CommandResult): void {
@@ -51,10 +52,12 @@ export function registerRun(program: Command, result: CommandResult): void {
     .option('--variant <name|file.ts>', 'evaluate under a variant semantics instead of the reference')
     .option('--sample <n>', 'run peval N times with a seeded sampled oracle and print frequencies', positiveInt('--sample'))
     .option('--seed <s>', 'seed for --sample', integer('--seed'), 1)
-    .option('--stack-mb <n>', 'JavaScript stack for the evaluation worker, in MB (deep recursion needs more)', positiveInt('--stack-mb'), 512)
+    .option('--stack-mb <n>', 'evaluate in a worker with this JavaScript stack, in MB (only --variant and --sample recurse on the stack; default for them 512)', positiveInt('--stack-mb'))
     .option('--json', 'machine-readable output')
     .action(async (file: string, opts: RunOpts) => {
-      const { stdout, stderr, exitCode } = await inLargeStack<RunOutput>('run', { file, opts }, opts.stackMb);
+      // Evaluator v2 (the reference semantics) needs no large stack; variants and --sample recurse.
+      const needsStack = opts.stackMb !== undefined || opts.variant !== undefined || opts.sample !== undefined;
+      const { stdout, stderr, exitCode } = needsStack ? await inLargeStack<RunOutput>('run', { file, opts }, opts.stackMb ?? 512) : await executeRun(file, opts);
       process.stdout.write(stdout);
       if (stderr) process.stderr.write(stderr);
       result.exitCode = exitCode;

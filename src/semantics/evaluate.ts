@@ -13,6 +13,7 @@ import type { PModel } from './model.ts';
 import { loadPrelude, type Prelude } from './prelude.ts';
 import { REFERENCE } from './rules.ts';
 import type { Semantics } from './rules-types.ts';
+import { evaluateV2 } from './v2/index.ts';
 
 /** Options of `evaluate`: the semantics (reference by default), the observer for ⇓♯, a step budget. */
 export interface EvalOptions<L> {
@@ -36,6 +37,13 @@ export interface EvalOptions<L> {
    * default: no limit). The CLI's `--max-outcomes` sets it.
    */
   readonly maxOutcomes?: number;
+  /**
+   * Which engine runs the reference semantics: `auto` (default) uses evaluator v2 (`src/semantics/v2/`)
+   * when `semantics` is the reference table and memoisation is on; `substitution` forces the executable
+   * spec (`ev.ts` + `rules.ts`); `v2` insists on v2 (an error for any other semantics). Any semantics other
+   * than the reference always runs on the substitution evaluator.
+   */
+  readonly engine?: 'auto' | 'substitution' | 'v2';
 }
 
 /** A failure and the mass that went to it. */
@@ -81,6 +89,13 @@ export function evaluate<L>(
 ): Evaluation<L> {
   const semantics = opts.semantics ?? REFERENCE;
   const prelude = opts.prelude ?? loadPrelude(lattice, model.preludeSource);
+  const engine = opts.engine ?? 'auto';
+  if (engine === 'v2' && semantics !== REFERENCE) throw new Error(`internal error: engine v2 runs only the reference semantics, not ${semantics.name}`);
+  if (engine === 'v2' || (engine === 'auto' && semantics === REFERENCE && opts.memoise !== false)) {
+    return evaluateV2(model, lattice, pc, conv, expr, fuel, {
+      prelude, ...(opts.maxSteps !== undefined ? { maxSteps: opts.maxSteps } : {}), ...(opts.maxOutcomes !== undefined ? { maxOutcomes: opts.maxOutcomes } : {}),
+    });
+  }
   const ev = new Ev<L>(lattice, model, semantics, prelude, opts.observer, opts.memoise ?? true, opts.maxSteps ?? Infinity, opts.maxOutcomes ?? Infinity);
   const start = { label: conv.label, msgs: ev.internMessages(conv.messages) };
   let out;

@@ -70,6 +70,10 @@ export function shapeOf(v: PlainValue): PlainValue {
   }
 }
 
+/** The two results of `fromBool`, built once (the AST is immutable; evaluators cache per node). */
+const CHURCH_TRUE: PrimResult = ok(church('t'));
+const CHURCH_FALSE: PrimResult = ok(church('f'));
+
 /** The standard primitive table. */
 export const STANDARD_PRIMS: PrimTable = {
   'binop_+': (v) => {
@@ -102,7 +106,7 @@ export const STANDARD_PRIMS: PrimTable = {
       default: return fail(`binop_== compares scalars, got ${showPlain(a)}`);
     }
   },
-  fromBool: (v) => ok(church(v.kind === 'bool' && !v.value ? 'f' : 't')),
+  fromBool: (v) => (v.kind === 'bool' && !v.value ? CHURCH_FALSE : CHURCH_TRUE),
   toStr: (v) => ok(str(serialise(v))),
   shape: (v) => ok(shapeOf(v)),
   recordUpdate: (v) => {

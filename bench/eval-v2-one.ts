@@ -1,0 +1,50 @@
+/**
+ * One measurement of `npm run bench:eval-v2`, in its own process (so peak memory is this run's):
+ * argv[2] = JSON `{shape, n, engine, repeats}`. Evaluates `repeats` times and prints one JSON line:
+ * median wall and CPU time, rule applications, v2's peak table sizes, peak RSS, the distribution.
+ */
+import * as Q from '../src/distributions/rational.ts';
+import { entries } from '../src/distributions/subdist.ts';
+import { latticeByName } from '../src/lattice/registry.ts';
+import { parse } from '../src/syntax/parser.ts';
+import { print } from '../src/syntax/printer.ts';
+import { evaluate } from '../src/semantics/evaluate.ts';
+import { evaluateV2 } from '../src/semantics/v2/index.ts';
+import { resolveModel } from '../src/semantics/models/index.ts';
+import { closeProgram, loadPrelude } from '../src/semantics/prelude.ts';
+import { failureKey } from '../src/semantics/config.ts';
+import { SHAPES } from './eval-v2-shapes.ts';
+import { median } from './lib/stats.ts';
+
+const task = JSON.parse(process.argv[2] ?? '{}') as { shape: string; n: number; engine: 'v2' | 'substitution'; repeats: number };
+const shape = SHAPES[task.shape]!;
+const lat = latticeByName('powerset-us')!;
+const model = resolveModel(shape.model);
+const prelude = loadPrelude(lat, model.preludeSource);
+const expr = closeProgram(parse(shape.llmbda(task.n), lat), prelude);
+const FUEL = 1_000_000_000;
+const walls: number[] = [];
+const cpus: number[] = [];
+let last: ReturnType<typeof evaluateV2<unknown>> | ReturnType<typeof evaluate<unknown>> | undefined;
+try {
+  for (let i = 0; i < task.repeats; i++) {
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    last = task.engine === 'v2'
+      ? evaluateV2(model, lat, lat.bottom, { label: lat.bottom, messages: [] }, expr, FUEL, { prelude })
+      : evaluate(model, lat, lat.bottom, { label: lat.bottom, messages: [] }, expr, FUEL, { prelude, engine: 'substitution' });
+    walls.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpus.push((c.user + c.system) / 1000);
+  }
+  const r = last!;
+  process.stdout.write(`${JSON.stringify({
+    ok: true, ms: median(walls), cpuMs: median(cpus), runs: walls.length, steps: r.steps,
+    peakMemo: 'peakMemo' in r ? r.peakMemo : undefined, peakRound: 'peakRound' in r ? r.peakRound : undefined,
+    maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
+    mass: Q.show(r.mass), missing: r.missing.map((m) => `${Q.show(m.weight)} ${failureKey(m.failure)}`),
+    dist: entries(r.finals).map(([f, w]) => [f.value.body.kind === 'num' ? Q.show(f.value.body.value) : f.value.body.kind === 'str' ? JSON.stringify(f.value.body.value) : print(f.value, lat), Q.show(w)]),
+  })}\n`);
+} catch (e) {
+  process.stdout.write(`${JSON.stringify({ ok: false, error: e instanceof Error ? `${e.name}: ${e.message.slice(0, 200)}` : String(e) })}\n`);
+}

@@ -1,0 +1,75 @@
+/**
+ * Evaluator v2: the same denotation as the substitution evaluator for the REFERENCE semantics, computed
+ * by an environment machine with an explicit task stack and frontier rounds for tail premises
+ * (`machine.ts`; docs/semantics.md "Evaluator v2"). `evaluate` dispatches here for the reference rule
+ * table; any other semantics (skipping, variants, user rule files) runs on the substitution evaluator.
+ */
+import * as Q from '../../distributions/rational.ts';
+import { fromEntries } from '../../distributions/subdist.ts';
+import type { Expr } from '../../syntax/ast.ts';
+import type { Lattice } from '../../lattice/lattice.ts';
+import type { Conversation, Final } from '../config.ts';
+import { Ev } from '../ev.ts';
+import type { PModel } from '../model.ts';
+import { loadPrelude, type Prelude } from '../prelude.ts';
+import { REFERENCE } from '../rules.ts';
+import { finalKey, type Evaluation, type MissingMass } from '../evaluate.ts';
+import { compileClosed } from './code.ts';
+import { Machine } from './machine.ts';
+import { readback } from './values.ts';
+
+export interface V2Options<L> {
+  readonly prelude?: Prelude<L>;
+  readonly maxSteps?: number;
+  /** Stop with `BudgetExceeded` (limit `outcomes`) when a result or a round holds more distinct entries. */
+  readonly maxOutcomes?: number;
+  /** Memo entries per generation (two are kept; default 2^14). */
+  readonly memoGeneration?: number;
+  /** Deliberately wrong variable read (pc joined into the top-level label only): for showing the equivalence property fails. */
+  readonly brokenVarRead?: boolean;
+}
+
+/** What v2 reports besides the evaluation: peak sizes of its bounded tables. */
+export interface V2Evaluation<L> extends Evaluation<L> {
+  readonly peakMemo: number;
+  readonly peakRound: number;
+}
+
+/** `⟦pc ⊢ conv, expr⟧_fuel` under the reference semantics, by the v2 machine. */
+export function evaluateV2<L>(
+  model: PModel, lattice: Lattice<L>, pc: L, conv: Conversation<L>, expr: Expr<L>, fuel: number, opts: V2Options<L> = {},
+): V2Evaluation<L> {
+  const prelude = opts.prelude ?? loadPrelude(lattice, model.preludeSource);
+  const ev = new Ev<L>(lattice, model, REFERENCE, prelude, undefined, false);
+  const m = new Machine<L>(ev, {
+    maxSteps: opts.maxSteps ?? Infinity,
+    maxOutcomes: opts.maxOutcomes ?? Infinity,
+    memoGeneration: opts.memoGeneration ?? 1 << 14,
+    ...(opts.brokenVarRead ? { brokenVarRead: true } : {}),
+  });
+  const outs = m.run(pc, { label: conv.label, msgs: ev.internMessages(conv.messages) }, compileClosed(expr), fuel);
+  const finals: [Final<L>, Q.Rational][] = [];
+  const missing: MissingMass[] = [];
+  let mass = Q.ZERO;
+  let lost = Q.ZERO;
+  for (const { out, weight } of outs) {
+    if (out.kind === 'ok') {
+      finals.push([{ conv: ev.publicConv(out.conv), value: readback(out.value) }, weight]);
+      mass = Q.add(mass, weight);
+    } else {
+      missing.push({ failure: out, weight });
+      lost = Q.add(lost, weight);
+    }
+  }
+  missing.sort((a, b) => Q.cmp(b.weight, a.weight));
+  return {
+    finals: fromEntries(finals, finalKey(lattice)),
+    missing,
+    mass,
+    modelDeficit: Q.sub(Q.ONE, Q.add(mass, lost)),
+    steps: m.steps,
+    memoHits: m.memoHits,
+    peakMemo: m.peakMemo,
+    peakRound: m.peakRound,
+  };
+}

@@ -1,0 +1,693 @@
+/**
+ * Evaluator v2, part 3: the machine. It computes the same denotation `⟦pc ⊢ C, e⟧_fuel` as the
+ * substitution evaluator (`ev.ts` + `rules.ts`, the executable spec) for the REFERENCE rule table, with:
+ *
+ * - **environments** instead of substitution (`code.ts`, `values.ts`): a variable read evaluates the value
+ *   in its slot exactly as the spec evaluates the substituted value expression `l:v` — same fuel (the
+ *   value's derivation depth, `depthOf`) and the same labels (`readVar`: pc is joined into EVERY nested
+ *   label along the way, as Labelled + RecordCons/ArrayCons do);
+ * - **no JS recursion**: every non-tail premise is a *task* on an explicit stack; each rule is a generator
+ *   that yields its premises and is resumed with their result distributions;
+ * - **frontier evaluation of tail premises**: the last premise of App, Labelled, LabelFlow and Recv is not
+ *   a sub-task; its configuration joins the current task's next *round* (weights multiplied, equal
+ *   configurations merged), so a loop is a sequence of rounds, not a nest of re-weighted results. All
+ *   configurations of a round have the same fuel (a tail premise has one unit less than its rule), so by
+ *   the time a round starts every configuration that can reach it has been merged into it;
+ * - **bounded memoisation** of sub-task results (two generations, the older dropped when the newer is full);
+ * - quick (deterministic, conversation-preserving) code evaluated inline without a task.
+ */
+import * as Q from '../../distributions/rational.ts';
+import type { Lattice } from '../../lattice/lattice.ts';
+import { confidentialityOf, integrityOf, pairOf } from '../../lattice/lattice.ts';
+import type { Failure } from '../config.ts';
+import { BudgetExceeded, outcomeLimitMessage, stepLimitMessage } from '../errors.ts';
+import type { Ev } from '../ev.ts';
+import type { Conv } from '../odist.ts';
+import { describeValue } from '../values.ts';
+import { absurd } from '../../util/absurd.ts';
+import { compileClosed, type Code, type LamCode } from './code.ts';
+import { depthOf, fromBare, mkValue, readback, type Body2, type V2 } from './values.ts';
+import type { BareValue, PlainValue } from '../../syntax/ast.ts';
+
+/** Outcome of a derivation attempt: a final configuration or a failure. */
+export type Out<L> = { readonly kind: 'ok'; readonly conv: Conv<L>; readonly value: V2<L> } | Failure;
+
+/** One weighted outcome of a result distribution. */
+export interface WOut<L> { readonly out: Out<L>; weight: Q.Rational }
+
+/** A configuration `(pc, C, code, env, fuel)`. */
+interface Cfg<L> { readonly pc: L; readonly conv: Conv<L>; readonly code: Code<L>; readonly env: readonly V2<L>[]; readonly fuel: number }
+
+type Req<L> =
+  | { readonly t: 'sub'; readonly cfg: Cfg<L> }
+  | { readonly t: 'tail'; readonly cfg: Cfg<L>; readonly w: Q.Rational }
+  | { readonly t: 'out'; readonly out: Out<L>; readonly w: Q.Rational };
+
+type Rule<L> = Generator<Req<L>, void, readonly WOut<L>[] | undefined>;
+
+interface Entry<L> { readonly cfg: Cfg<L>; w: Q.Rational }
+
+/** A sub-derivation being computed: kept small, a deep non-tail recursion holds one per level. */
+interface Task<L> {
+  readonly key: string | undefined;
+  /** Configurations of the current round (all with the same fuel), already merged; `at` is the next one. */
+  round: readonly Entry<L>[];
+  at: number;
+  /** The next round (tail premises of the current one); a lone entry is kept unkeyed in `nextOnly`. */
+  next: Map<string, Entry<L>> | undefined;
+  nextOnly: Entry<L> | undefined;
+  /** The result distribution, merged by outcome key (a lone outcome kept unkeyed in `resultOnly`). */
+  result: Map<string, WOut<L>> | undefined;
+  resultOnly: WOut<L> | undefined;
+  gen: Rule<L> | undefined;
+  genW: Q.Rational;
+  input: readonly WOut<L>[] | undefined;
+}
+
+/** Options of the machine. */
+export interface MachineOptions {
+  readonly maxSteps: number;
+  /** Most distinct outcomes in one result, or configurations in one round (as the substitution evaluator's `maxOutcomes`). */
+  readonly maxOutcomes: number;
+  /** Memo entries per generation (two generations are kept). */
+  readonly memoGeneration: number;
+  /**
+   * A deliberately WRONG variable read, for showing that the equivalence property catches it: join pc
+   * into the top-level label only, not into nested field/element labels (a bug a real port had).
+   */
+  readonly brokenVarRead?: boolean;
+}
+
+const FUEL: Failure = { kind: 'fuel' };
+const FUEL_RESULT: readonly WOut<never>[] = [{ out: FUEL, weight: Q.ONE }];
+/** Sub-task lookups per memo window, and how many lookups a hitless window pauses memoisation for. */
+const MEMO_WINDOW = 4096;
+const MEMO_PAUSE = 4 * MEMO_WINDOW;
+const EMPTY_RECORD = { kind: 'record', fields: [] } as const;
+
+export class Machine<L> {
+  readonly lat: Lattice<L>;
+  steps = 0;
+  memoHits = 0;
+  /** Largest memo size seen (both generations) and largest round, for the bounded-memory report. */
+  peakMemo = 0;
+  peakRound = 0;
+  private memo = new Map<string, readonly WOut<L>[]>();
+  private memoOld = new Map<string, readonly WOut<L>[]>();
+  private readonly idOfKey = new Map<string, number>();
+  private readonly lamCache = new Map<number, LamCode<L>>();
+  private windowLookups = 0;
+  private windowHits = 0;
+  private memoPaused = 0;
+  private nextValueId = 1;
+
+  constructor(readonly ev: Ev<L>, readonly opts: MachineOptions) {
+    this.lat = ev.lat;
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // The driver: an explicit stack of tasks; no JS recursion per derivation level.
+
+  /** `⟦pc ⊢ conv, e⟧_fuel` as weighted outcomes. */
+  run(pc: L, conv: Conv<L>, code: Code<L>, fuel: number): readonly WOut<L>[] {
+    const root = this.newTask({ pc, conv, code, env: [], fuel }, undefined);
+    const stack: Task<L>[] = [root];
+    let finished: readonly WOut<L>[] = [];
+    while (stack.length > 0) {
+      const t = stack[stack.length - 1]!;
+      if (t.gen === undefined) {
+        if (t.at === t.round.length) {
+          if (t.nextOnly !== undefined || t.next !== undefined) {
+            t.round = t.next !== undefined ? [...t.next.values()] : [t.nextOnly!];
+            t.at = 0;
+            t.next = undefined;
+            t.nextOnly = undefined;
+            if (t.round.length > this.peakRound) this.peakRound = t.round.length;
+            continue;
+          }
+          stack.pop();
+          const res = t.result !== undefined ? [...t.result.values()] : t.resultOnly !== undefined ? [t.resultOnly] : [];
+          if (t.key !== undefined) this.remember(t.key, res);
+          const parent = stack[stack.length - 1];
+          if (parent) parent.input = res;
+          else finished = res;
+          continue;
+        }
+        const { cfg, w } = t.round[t.at++]!;
+        if (cfg.fuel <= 0) { this.addOut(t, FUEL, w); continue; }
+        if (cfg.code.quick) { this.addOut(t, this.quick(cfg.pc, cfg.code, cfg.env, cfg.fuel, cfg.conv), w); continue; }
+        this.tick();
+        t.gen = this.rule(cfg);
+        t.genW = w;
+        t.input = undefined;
+      }
+      // Resume the rule until it finishes or needs a sub-task that is not memoised.
+      const g = t.gen!;
+      let r = g.next(t.input);
+      t.input = undefined;
+      let pushed = false;
+      while (!r.done) {
+        const q = r.value;
+        if (q.t === 'out') {
+          this.addOut(t, q.out, mulW(t.genW, q.w));
+        } else if (q.t === 'tail') {
+          // Merge equal configurations of the next round; keys are only computed once there are two.
+          const entry = { cfg: q.cfg, w: mulW(t.genW, q.w) };
+          if (t.next === undefined && t.nextOnly === undefined) t.nextOnly = entry;
+          else {
+            if (t.next === undefined) { t.next = new Map([[this.cfgKey(t.nextOnly!.cfg), t.nextOnly!]]); t.nextOnly = undefined; }
+            const k = this.cfgKey(entry.cfg);
+            const prev = t.next.get(k);
+            if (prev) prev.w = Q.add(prev.w, entry.w);
+            else { t.next.set(k, entry); if (t.next.size > this.opts.maxOutcomes) this.outcomeLimit(); }
+          }
+        } else {
+          const c = q.cfg;
+          const k = this.memoOn() ? this.cfgKey(c) : undefined;
+          const hit = k === undefined ? undefined : this.recall(k);
+          if (hit) { this.memoHits++; this.windowHits++; r = g.next(hit); continue; }
+          stack.push(this.newTask(c, k));
+          pushed = true;
+          break;
+        }
+        r = g.next(undefined);
+      }
+      if (!pushed) t.gen = undefined;
+    }
+    return finished;
+  }
+
+  private newTask(cfg: Cfg<L>, key: string | undefined): Task<L> {
+    return {
+      key, round: [{ cfg, w: Q.ONE }], at: 0, next: undefined, nextOnly: undefined,
+      result: undefined, resultOnly: undefined, gen: undefined, genW: Q.ONE, input: undefined,
+    };
+  }
+
+  /** Add weight `w` to outcome `o` of the task's result (keys computed only once there are two outcomes). */
+  private addOut(t: Task<L>, o: Out<L>, w: Q.Rational): void {
+    if (t.result === undefined) {
+      if (t.resultOnly === undefined) { t.resultOnly = { out: o, weight: w }; return; }
+      t.result = new Map([[this.outKey(t.resultOnly.out), t.resultOnly]]);
+      t.resultOnly = undefined;
+    }
+    const k = this.outKey(o);
+    const prev = t.result.get(k);
+    if (prev) prev.weight = Q.add(prev.weight, w);
+    else { t.result.set(k, { out: o, weight: w }); if (t.result.size > this.opts.maxOutcomes) this.outcomeLimit(); }
+  }
+
+  private outcomeLimit(): never {
+    throw new BudgetExceeded(outcomeLimitMessage(this.opts.maxOutcomes), 'outcomes', this.opts.maxOutcomes);
+  }
+
+  private tick(): void {
+    if (++this.steps > this.opts.maxSteps) throw new BudgetExceeded(stepLimitMessage(this.opts.maxSteps), 'steps', this.opts.maxSteps);
+  }
+
+  /**
+   * Memoisation pays only when results are reused. After a window of misses without a single hit it is
+   * paused for a while (deterministic loops never revisit a configuration), then probed again.
+   */
+  private memoOn(): boolean {
+    if (this.memoPaused > 0) { this.memoPaused--; return false; }
+    if (++this.windowLookups >= MEMO_WINDOW) {
+      if (this.windowHits === 0) { this.memoPaused = MEMO_PAUSE; this.memo = new Map(); this.memoOld = new Map(); }
+      this.windowLookups = 0;
+      this.windowHits = 0;
+    }
+    return true;
+  }
+
+  private recall(k: string): readonly WOut<L>[] | undefined {
+    const hit = this.memo.get(k);
+    if (hit) return hit;
+    const old = this.memoOld.get(k);
+    if (old) this.remember(k, old);
+    return old;
+  }
+
+  private remember(k: string, res: readonly WOut<L>[]): void {
+    if (this.memo.size >= this.opts.memoGeneration) { this.memoOld = this.memo; this.memo = new Map(); }
+    this.memo.set(k, res);
+    const size = this.memo.size + this.memoOld.size;
+    if (size > this.peakMemo) this.peakMemo = size;
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Keys (hash-consing of values; configurations keyed by the slots their code reads).
+
+  private intern(k: string): number {
+    let id = this.idOfKey.get(k);
+    if (id === undefined) {
+      // Bounded: forgetting an id only costs merges (a fresh id is never reused for another key).
+      if (this.idOfKey.size >= 4 * this.opts.memoGeneration) this.idOfKey.clear();
+      id = this.nextValueId++;
+      this.idOfKey.set(k, id);
+    }
+    return id;
+  }
+
+  valueId(v: V2<L>): number {
+    if (v.id !== 0) return v.id;
+    const l = this.ev.labelKey(v.label);
+    const b = v.body;
+    let k: string;
+    switch (b.kind) {
+      case 'num': k = `${l}n${Q.show(b.value)}`; break;
+      case 'str': k = `${l}q${JSON.stringify(b.value)}`; break;
+      case 'bool': k = `${l}${b.value ? 't' : 'f'}`; break;
+      case 'null': k = `${l}N`; break;
+      case 'clo': k = `${l}c${b.code.id}(${b.env.map((x) => this.valueId(x)).join(',')})`; break;
+      case 'record': k = `${l}r${b.fields.map((f) => `${JSON.stringify(f.name)}=${this.valueId(f.expr)}`).join(',')}`; break;
+      case 'array': k = `${l}y${b.elems.map((x) => this.valueId(x)).join(',')}`; break;
+      default: return absurd(b);
+    }
+    v.id = this.intern(k);
+    return v.id;
+  }
+
+  private convKey(c: Conv<L>): string {
+    return `${this.ev.labelKey(c.label)}/${c.msgs?.id ?? 0}`;
+  }
+
+  private cfgKey(c: Cfg<L>): string {
+    let k = `${this.ev.labelKey(c.pc)}|${this.convKey(c.conv)}|${c.code.id}|${c.fuel}|`;
+    for (const s of c.code.uses) k += `${this.valueId(c.env[s]!)},`;
+    return k;
+  }
+
+  outKey(o: Out<L>): string {
+    switch (o.kind) {
+      case 'ok': return `${this.convKey(o.conv)}#${this.valueId(o.value)}`;
+      case 'fuel': return '!fuel';
+      case 'stuck': return `!stuck ${o.rule}: ${o.reason}`;
+      default: return absurd(o);
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Values and the spec's helpers (on the readback, so they are the spec's own).
+
+  private val(label: L, body: Body2<L>): V2<L> { return mkValue(label, body); }
+  private unit(label: L): V2<L> { return mkValue(label, EMPTY_RECORD); }
+  private ok(conv: Conv<L>, value: V2<L>): Out<L> { return { kind: 'ok', conv, value }; }
+  private stuck(rule: string, reason: string): Out<L> { return { kind: 'stuck', rule, reason }; }
+  private describe(v: V2<L>): string { return describeValue(this.ev, readback(v)); }
+
+  /**
+   * Reading a variable = evaluating the substituted value expression `l:v` at `pc`: Labelled joins pc
+   * into `l`, and RecordCons/ArrayCons evaluate each field at that joined pc, so every nested label is
+   * raised along the path (closures and scalars keep their bodies).
+   */
+  readVar(pc: L, v: V2<L>): V2<L> {
+    const m = this.lat.join(pc, v.label);
+    const b = v.body;
+    if (this.opts.brokenVarRead === true) return this.lat.equals(m, v.label) ? v : this.val(m, b);
+    let body: Body2<L> = b;
+    if (b.kind === 'record' && b.fields.length > 0) {
+      let changed = false;
+      const fields = b.fields.map((f) => { const x = this.readVar(m, f.expr); if (x !== f.expr) changed = true; return x === f.expr ? f : { name: f.name, expr: x }; });
+      if (changed) body = { kind: 'record', fields };
+    } else if (b.kind === 'array' && b.elems.length > 0) {
+      let changed = false;
+      const elems = b.elems.map((x) => { const y = this.readVar(m, x); if (y !== x) changed = true; return y; });
+      if (changed) body = { kind: 'array', elems };
+    }
+    return body === b && this.lat.equals(m, v.label) ? v : this.val(m, body);
+  }
+
+  /** `l:V` for a value `V` (top-level join only, as `Ev.raise`). */
+  private raise(l: L, v: V2<L>): V2<L> {
+    const m = this.lat.join(l, v.label);
+    return this.lat.equals(m, v.label) ? v : this.val(m, v.body);
+  }
+
+  private decodeLabel(v1: V2<L>): { n: L; l: L | undefined; readonly text: string } {
+    const { label: n, plain } = this.flatten(v1);
+    const describe = (): string => this.describe(v1);
+    return { n, l: this.ev.toLabel(plain), get text() { return describe(); } };
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Quick code: deterministic and conversation-preserving, evaluated inline (recursion bounded by the
+  // code's own nesting). Same fuel accounting as the rules: a node with fuel k ≤ 0 is out of fuel, its
+  // premises get k − 1, the first failing premise is the outcome.
+
+  quick(pc: L, code: Code<L>, env: readonly V2<L>[], fuel: number, conv: Conv<L>): Out<L> {
+    if (fuel <= 0) return FUEL;
+    if (code.k === 'var') {
+      // The read is the whole derivation of the substituted value (no separate step for the variable).
+      const v = env[code.slot]!;
+      this.tick();
+      return fuel >= depthOf(v) ? this.ok(conv, this.readVar(pc, v)) : FUEL;
+    }
+    this.tick();
+    const f = fuel - 1;
+    switch (code.k) {
+      case 'free': return this.stuck('Var', `unbound variable ${code.name}`);
+      case 'lam': return this.ok(conv, this.closure(pc, code, env));
+      case 'scalar': return this.ok(conv, this.val(pc, code.e));
+      case 'label': return this.quick(this.lat.join(pc, code.label), code.body, env, f, conv);
+      case 'prim': {
+        const o = this.quick(pc, code.arg, env, f, conv);
+        return o.kind === 'ok' ? this.primAfter(pc, o.conv, o.value, code.name) : o;
+      }
+      case 'record': case 'array': {
+        if (code.elems.length === 0) return this.ok(conv, code.k === 'record' ? this.unit(pc) : this.val(pc, { kind: 'array', elems: [] }));
+        const vs: V2<L>[] = [];
+        for (const c of code.elems) {
+          const o = this.quick(pc, c, env, f, conv);
+          if (o.kind !== 'ok') return o;
+          vs.push(o.value);
+        }
+        return this.ok(conv, this.aggregate(pc, code, vs));
+      }
+      case 'field': {
+        const o = this.quick(pc, code.target, env, f, conv);
+        return o.kind === 'ok' ? this.fieldAfter(o.conv, o.value, code.name) : o;
+      }
+      case 'index': {
+        const a = this.quick(pc, code.target, env, f, conv);
+        if (a.kind !== 'ok') return a;
+        const i = this.quick(pc, code.index, env, f, conv);
+        return i.kind === 'ok' ? this.indexAfter(i.conv, a.value, i.value) : i;
+      }
+      case 'app': case 'send': case 'recv': case 'fork': case 'clear': case 'dynlabel': case 'test': case 'assert': case 'endorse':
+        throw new Error(`internal error: ${code.k} is never quick`);
+      default: return absurd(code);
+    }
+  }
+
+  private closure(pc: L, code: LamCode<L>, env: readonly V2<L>[]): V2<L> {
+    return this.val(pc, { kind: 'clo', code, env: code.caps.map((s) => env[s]!) });
+  }
+
+  private aggregate(pc: L, code: Code<L> & { k: 'record' | 'array' }, vs: readonly V2<L>[]): V2<L> {
+    return code.k === 'record'
+      ? this.val(pc, { kind: 'record', fields: vs.map((v, i) => ({ name: code.names[i]!, expr: v })) })
+      : this.val(pc, { kind: 'array', elems: vs });
+  }
+
+  /** `deepLabel(readback(v))`, computed on the value itself except inside closures. */
+  private deepLabel(v: V2<L>): L {
+    const b = v.body;
+    switch (b.kind) {
+      case 'num': case 'str': case 'bool': case 'null': return v.label;
+      case 'clo': return this.ev.deepLabel(readback(v));
+      case 'record': { let l = v.label; for (const f of b.fields) l = this.lat.join(l, this.deepLabel(f.expr)); return l; }
+      case 'array': { let l = v.label; for (const x of b.elems) l = this.lat.join(l, this.deepLabel(x)); return l; }
+      default: return absurd(b);
+    }
+  }
+
+  /** `stripLabels(readback(v))`, computed on the value itself except inside closures. */
+  private plain(v: V2<L>): PlainValue {
+    const b = v.body;
+    switch (b.kind) {
+      case 'num': case 'str': case 'bool': case 'null': return b;
+      case 'clo': return this.ev.strip(readback(v));
+      case 'record': return { kind: 'record', fields: b.fields.map((f) => ({ name: f.name, expr: this.plain(f.expr) })) };
+      case 'array': return { kind: 'array', elems: b.elems.map((x) => this.plain(x)) };
+      default: return absurd(b);
+    }
+  }
+
+  /** `flatten(V) = deepLabel(V):stripLabels(V)`. */
+  private flatten(v: V2<L>): { readonly label: L; readonly plain: PlainValue } {
+    return { label: this.deepLabel(v), plain: this.plain(v) };
+  }
+
+  /** A bare value from a primitive as a runtime body; lambdas compiled once per structure (hash-consed). */
+  private fromBare(b: BareValue<L>): Body2<L> {
+    if (b.kind !== 'lam') return fromBare(b);
+    const id = this.ev.exprId(b);
+    const hit = this.lamCache.get(id);
+    if (hit) return { kind: 'clo', code: hit, env: [] };
+    const code = compileClosed(b) as LamCode<L>;
+    this.lamCache.set(id, code);
+    return { kind: 'clo', code, env: [] };
+  }
+
+  /** Prim after its premise (rules.ts `primAfter`). */
+  private primAfter(pc: L, c1: Conv<L>, v: V2<L>, name: string): Out<L> {
+    const r = this.ev.primEval(name, this.plain(v));
+    if (!r.ok) return this.stuck('Prim', r.reason);
+    return this.ok(c1, this.val(this.lat.join(pc, this.deepLabel(v)), this.fromBare(this.ev.wrap(r.value))));
+  }
+
+  /** FieldAccess after its premise (rules.ts `fieldAfter`). */
+  private fieldAfter(c1: Conv<L>, r: V2<L>, name: string): Out<L> {
+    if (r.body.kind !== 'record') return this.stuck('FieldAccess', `.${name} of a non-record ${this.describe(r)}`);
+    const fl = r.body.fields.find((x) => x.name === name);
+    if (!fl) return this.stuck('FieldAccess', `no field ${name} in ${this.describe(r)}`);
+    return this.ok(c1, this.raise(r.label, fl.expr));
+  }
+
+  /** ArrayIndex after both premises (rules.ts `ruleArrayIndex`'s side conditions). */
+  private indexAfter(c2: Conv<L>, a: V2<L>, i: V2<L>): Out<L> {
+    if (a.body.kind !== 'array') return this.stuck('ArrayIndex', `indexing a non-array ${this.describe(a)}`);
+    const n = a.body.elems.length;
+    const k = i.body.kind === 'num' && Q.isInteger(i.body.value) && Q.numerator(i.body.value) >= 0n && Q.numerator(i.body.value) < BigInt(n)
+      ? Number(Q.numerator(i.body.value)) : undefined;
+    if (k === undefined) return this.stuck('ArrayIndex', `index ${this.describe(i)} out of bounds for length ${n}`);
+    return this.ok(c2, this.raise(this.lat.join(a.label, i.label), a.body.elems[k]!));
+  }
+
+  /** Send after its premise (rules.ts `sendAfter`). */
+  private sendAfter(pc: L, c1: Conv<L>, v: V2<L>): Out<L> {
+    if (!this.lat.leq(pc, c1.label)) return this.stuck('Send', `pc ${this.lat.show(pc)} does not flow to conversation label ${this.lat.show(c1.label)}`);
+    const { label: n, plain } = this.flatten(v);
+    return this.ok(this.ev.append(c1, this.ev.serialise(plain), this.lat.join(c1.label, n)), this.unit(pc));
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // The rules, as generators over premises. Same order of premises and side conditions as rules.ts.
+
+  /**
+   * A premise whose result is available at once (quick code, or no fuel), else undefined: the rule then
+   * yields `sub(…)` and is resumed with the sub-task's result. Failures are passed on by the caller.
+   */
+  private now(pc: L, conv: Conv<L>, code: Code<L>, env: readonly V2<L>[], fuel: number): readonly WOut<L>[] | undefined {
+    if (code.quick) return [{ out: this.quick(pc, code, env, fuel, conv), weight: Q.ONE }];
+    if (fuel <= 0) return FUEL_RESULT;
+    return undefined;
+  }
+
+  private sub(pc: L, conv: Conv<L>, code: Code<L>, env: readonly V2<L>[], fuel: number): Req<L> {
+    return { t: 'sub', cfg: { pc, conv, code, env, fuel } };
+  }
+
+  /** The rule's generator for a configuration (one generator per paper rule, as in rules.ts). */
+  private rule(cfg: Cfg<L>): Rule<L> {
+    const { pc, conv, code, env } = cfg;
+    const f = cfg.fuel - 1;
+    switch (code.k) {
+      case 'var': case 'free': case 'lam': case 'scalar':
+        throw new Error(`internal error: ${code.k} is always quick`);
+      case 'app': return this.ruleApp(pc, conv, code, env, f);
+      case 'send': return this.ruleSend(pc, conv, code, env, f);
+      case 'recv': return this.ruleRecv(pc, conv, code, env, f);
+      case 'fork': return this.ruleFork(pc, conv, code, env, f);
+      case 'clear': return this.ruleClear(pc, conv, code, env, f);
+      case 'label': return this.ruleLabelled(pc, conv, code, env, f);
+      case 'dynlabel': return this.ruleLabelFlow(pc, conv, code, env, f);
+      case 'test': return this.ruleLabelTest(pc, conv, code, env, f);
+      case 'assert': return this.ruleLabelAssert(pc, conv, code, env, f);
+      case 'endorse': return this.ruleEndorse(pc, conv, code, env, f);
+      case 'prim': return this.rulePrim(pc, conv, code, env, f);
+      case 'record': case 'array': return this.ruleRecordArrayCons(pc, conv, code, env, f);
+      case 'field': return this.ruleFieldAccess(pc, conv, code, env, f);
+      case 'index': return this.ruleArrayIndex(pc, conv, code, env, f);
+      default: return absurd(code);
+    }
+  }
+
+  /** App:  e1 ⇓ C1, l1:λx.e3;  e2 ⇓ C2, V2;  then the body at l1 (tail). */
+  private *ruleApp(pc: L, conv: Conv<L>, code: Code<L> & { k: 'app' }, env: readonly V2<L>[], f: number): Rule<L> {
+      for (const a of (this.now(pc, conv, code.fn, env, f) ?? (yield this.sub(pc, conv, code.fn, env, f))!)) {
+        if (a.out.kind !== 'ok') { yield outReq(a.out, a.weight); continue; }
+        const fn = a.out.value;
+        for (const b of (this.now(pc, a.out.conv, code.arg, env, f) ?? (yield this.sub(pc, a.out.conv, code.arg, env, f))!)) {
+          const w = mulW(a.weight, b.weight);
+          if (b.out.kind !== 'ok') { yield outReq(b.out, w); continue; }
+          if (fn.body.kind !== 'clo') { yield outReq(this.stuck('App', `applying a non-function ${this.describe(fn)}`), w); continue; }
+          yield tailReq(f, fn.label, b.out.conv, fn.body.code.body, [b.out.value, ...fn.body.env], w);
+        }
+      }
+      return;
+  }
+
+  /** Send:  e ⇓ C1, V; then `sendAfter` (pc ⊑ lc, append serialise(v) at lc ⊔ n). */
+  private *ruleSend(pc: L, conv: Conv<L>, code: Code<L> & { k: 'send' }, env: readonly V2<L>[], f: number): Rule<L> {
+      for (const a of (this.now(pc, conv, code.arg, env, f) ?? (yield this.sub(pc, conv, code.arg, env, f))!)) {
+        yield outReq(a.out.kind === 'ok' ? this.sendAfter(pc, a.out.conv, a.out.value) : a.out, a.weight);
+      }
+      return;
+  }
+
+  /** Recv:  pc ⊑ lc; each response r with p > 0; parse(r) at pc = lc (tail, weight p). */
+  private *ruleRecv(pc: L, conv: Conv<L>, code: Code<L> & { k: 'recv' }, env: readonly V2<L>[], f: number): Rule<L> {
+      if (!this.lat.leq(pc, conv.label)) {
+        yield outReq(this.stuck('Recv', `pc ${this.lat.show(pc)} does not flow to conversation label ${this.lat.show(conv.label)}`), Q.ONE);
+        return;
+      }
+      for (const [r, p] of this.ev.responses(conv)) {
+        yield tailReq(f, conv.label, this.ev.append(conv, r, conv.label), compileClosed(this.ev.parse(r)), [], p);
+      }
+      return;
+  }
+
+  /** Fork:  e ⇓ C′, V  ⟹  C, V (conversation restored). */
+  private *ruleFork(pc: L, conv: Conv<L>, code: Code<L> & { k: 'fork' }, env: readonly V2<L>[], f: number): Rule<L> {
+      for (const a of (this.now(pc, conv, code.body, env, f) ?? (yield this.sub(pc, conv, code.body, env, f))!)) {
+        yield outReq(a.out.kind === 'ok' ? this.ok(conv, a.out.value) : a.out, a.weight);
+      }
+      return;
+  }
+
+  /** Clear:  pc ⊑ lc  ⟹  pc:ε, pc:{}. */
+  private *ruleClear(pc: L, conv: Conv<L>, code: Code<L> & { k: 'clear' }, env: readonly V2<L>[], f: number): Rule<L> {
+      yield outReq(this.lat.leq(pc, conv.label)
+        ? this.ok({ label: pc, msgs: null }, this.unit(pc))
+        : this.stuck('Clear', `pc ${this.lat.show(pc)} does not flow to conversation label ${this.lat.show(conv.label)}`), Q.ONE);
+      return;
+  }
+
+  /** Labelled:  e at pc ⊔ l (tail). */
+  private *ruleLabelled(pc: L, conv: Conv<L>, code: Code<L> & { k: 'label' }, env: readonly V2<L>[], f: number): Rule<L> {
+      yield tailReq(f, this.lat.join(pc, code.label), conv, code.body, env, Q.ONE);
+      return;
+  }
+
+  /** LabelFlow:  e1 ⇓ C1, V1; flatten, toLabel; e2 at pc ⊔ n ⊔ l (tail). */
+  private *ruleLabelFlow(pc: L, conv: Conv<L>, code: Code<L> & { k: 'dynlabel' | 'test' | 'assert' | 'endorse' }, env: readonly V2<L>[], f: number): Rule<L> {
+      for (const a of (this.now(pc, conv, code.label, env, f) ?? (yield this.sub(pc, conv, code.label, env, f))!)) {
+        if (a.out.kind !== 'ok') { yield outReq(a.out, a.weight); continue; }
+        const { n, l, text } = this.decodeLabel(a.out.value);
+        if (l === undefined) { yield outReq(this.stuck('LabelFlow', `${text} is not a label of ${this.lat.name}`), a.weight); continue; }
+        yield tailReq(f, this.lat.join(this.lat.join(pc, n), l), a.out.conv, code.body, env, a.weight);
+      }
+      return;
+  }
+
+  /** LabelTest:  e1 ⇓ C1, V1; flatten, toLabel; e2 at pc ⊔ n; answer (pc ⊔ n ⊔ l):(ℓ(V2) ⊑ l). */
+  private *ruleLabelTest(pc: L, conv: Conv<L>, code: Code<L> & { k: 'dynlabel' | 'test' | 'assert' | 'endorse' }, env: readonly V2<L>[], f: number): Rule<L> {
+      for (const a of (this.now(pc, conv, code.label, env, f) ?? (yield this.sub(pc, conv, code.label, env, f))!)) {
+        if (a.out.kind !== 'ok') { yield outReq(a.out, a.weight); continue; }
+        const { n, l, text } = this.decodeLabel(a.out.value);
+        if (l === undefined) { yield outReq(this.stuck('LabelTest', `${text} is not a label of ${this.lat.name}`), a.weight); continue; }
+        const pcn = this.lat.join(pc, n);
+        for (const b of (this.now(pcn, a.out.conv, code.body, env, f) ?? (yield this.sub(pcn, a.out.conv, code.body, env, f))!)) {
+          const w = mulW(a.weight, b.weight);
+          yield outReq(b.out.kind === 'ok'
+            ? this.ok(b.out.conv, this.val(this.lat.join(pcn, l), { kind: 'bool', value: this.lat.leq(b.out.value.label, l) }))
+            : b.out, w);
+        }
+      }
+      return;
+  }
+
+  /** LabelAssert:  e1 ⇓ C1, V1; n ⊑ pc; toLabel; e2 ⇓ C2, l2:v2; l2 ⊑ l  ⟹  pc:{}. */
+  private *ruleLabelAssert(pc: L, conv: Conv<L>, code: Code<L> & { k: 'dynlabel' | 'test' | 'assert' | 'endorse' }, env: readonly V2<L>[], f: number): Rule<L> {
+      for (const a of (this.now(pc, conv, code.label, env, f) ?? (yield this.sub(pc, conv, code.label, env, f))!)) {
+        if (a.out.kind !== 'ok') { yield outReq(a.out, a.weight); continue; }
+        const { n, l, text } = this.decodeLabel(a.out.value);
+        if (!this.lat.leq(n, pc)) {
+          yield outReq(this.stuck('LabelAssert', `the policy label's own label ${this.lat.show(n)} does not flow to pc ${this.lat.show(pc)}`), a.weight);
+          continue;
+        }
+        if (l === undefined) { yield outReq(this.stuck('LabelAssert', `${text} is not a label of ${this.lat.name}`), a.weight); continue; }
+        for (const b of (this.now(pc, a.out.conv, code.body, env, f) ?? (yield this.sub(pc, a.out.conv, code.body, env, f))!)) {
+          const w = mulW(a.weight, b.weight);
+          if (b.out.kind !== 'ok') { yield outReq(b.out, w); continue; }
+          yield outReq(this.lat.leq(b.out.value.label, l)
+            ? this.ok(b.out.conv, this.unit(pc))
+            : this.stuck('LabelAssert', `policy violation: ${this.lat.show(b.out.value.label)} does not flow to ${this.lat.show(l)}`), w);
+        }
+      }
+      return;
+  }
+
+  /** Endorse:  e1 ⇓ C1, V1; toLabel = l1; e2 at pc ⊔ n ⇓ C2, l2:v2  ⟹  (pc ⊔ ⟨l1←, l2→⟩):v2. */
+  private *ruleEndorse(pc: L, conv: Conv<L>, code: Code<L> & { k: 'dynlabel' | 'test' | 'assert' | 'endorse' }, env: readonly V2<L>[], f: number): Rule<L> {
+      for (const a of (this.now(pc, conv, code.label, env, f) ?? (yield this.sub(pc, conv, code.label, env, f))!)) {
+        if (a.out.kind !== 'ok') { yield outReq(a.out, a.weight); continue; }
+        const { n, l: l1, text } = this.decodeLabel(a.out.value);
+        if (l1 === undefined) { yield outReq(this.stuck('Endorse', `${text} is not a label of ${this.lat.name}`), a.weight); continue; }
+        for (const b of (this.now(this.lat.join(pc, n), a.out.conv, code.body, env, f) ?? (yield this.sub(this.lat.join(pc, n), a.out.conv, code.body, env, f))!)) {
+          const w = mulW(a.weight, b.weight);
+          if (b.out.kind !== 'ok') { yield outReq(b.out, w); continue; }
+          const v2 = b.out.value;
+          const endorsed = pairOf(this.lat, integrityOf(this.lat, l1), confidentialityOf(this.lat, v2.label));
+          yield outReq(this.ok(b.out.conv, this.val(this.lat.join(pc, endorsed), v2.body)), w);
+        }
+      }
+      return;
+  }
+
+  /** Prim:  e ⇓ C′, V; primEval(p, stripLabels(V))  ⟹  (pc ⊔ deepLabel(V)):wrapValues(v′). */
+  private *rulePrim(pc: L, conv: Conv<L>, code: Code<L> & { k: 'prim' }, env: readonly V2<L>[], f: number): Rule<L> {
+      for (const a of (this.now(pc, conv, code.arg, env, f) ?? (yield this.sub(pc, conv, code.arg, env, f))!)) {
+        yield outReq(a.out.kind === 'ok' ? this.primAfter(pc, a.out.conv, a.out.value, code.name) : a.out, a.weight);
+      }
+      return;
+  }
+
+  /** RecordNil / RecordCons and ArrayNil / ArrayCons: elements left to right at pc. */
+  private *ruleRecordArrayCons(pc: L, conv: Conv<L>, code: Code<L> & { k: 'record' | 'array' }, env: readonly V2<L>[], f: number): Rule<L> {
+      if (code.elems.length === 0) {
+        yield outReq(this.ok(conv, code.k === 'record' ? this.unit(pc) : this.val(pc, { kind: 'array', elems: [] })), Q.ONE);
+        return;
+      }
+      // Left to right, threading the conversation; partial results fan out with the distributions.
+      let partial: { conv: Conv<L>; vs: V2<L>[]; w: Q.Rational }[] = [{ conv, vs: [], w: Q.ONE }];
+      for (const c of code.elems) {
+        const nextPartial: typeof partial = [];
+        for (const p of partial) {
+          for (const a of (this.now(pc, p.conv, c, env, f) ?? (yield this.sub(pc, p.conv, c, env, f))!)) {
+            const w = mulW(p.w, a.weight);
+            if (a.out.kind !== 'ok') { yield outReq(a.out, w); continue; }
+            nextPartial.push({ conv: a.out.conv, vs: [...p.vs, a.out.value], w });
+          }
+        }
+        partial = nextPartial;
+      }
+      for (const p of partial) yield outReq(this.ok(p.conv, this.aggregate(pc, code, p.vs)), p.w);
+      return;
+  }
+
+  /** FieldAccess:  e ⇓ C1, l1:{…}; first field named s  ⟹  l1:V′ (top-level join). */
+  private *ruleFieldAccess(pc: L, conv: Conv<L>, code: Code<L> & { k: 'field' }, env: readonly V2<L>[], f: number): Rule<L> {
+      for (const a of (this.now(pc, conv, code.target, env, f) ?? (yield this.sub(pc, conv, code.target, env, f))!)) {
+        yield outReq(a.out.kind === 'ok' ? this.fieldAfter(a.out.conv, a.out.value, code.name) : a.out, a.weight);
+      }
+      return;
+  }
+
+  /** ArrayIndex:  e ⇓ C1, l1:[…]; e′ ⇓ C2, l2:i; 0 ≤ i < n  ⟹  (l1 ⊔ l2):V[i]. */
+  private *ruleArrayIndex(pc: L, conv: Conv<L>, code: Code<L> & { k: 'index' }, env: readonly V2<L>[], f: number): Rule<L> {
+      for (const a of (this.now(pc, conv, code.target, env, f) ?? (yield this.sub(pc, conv, code.target, env, f))!)) {
+        if (a.out.kind !== 'ok') { yield outReq(a.out, a.weight); continue; }
+        for (const b of (this.now(pc, a.out.conv, code.index, env, f) ?? (yield this.sub(pc, a.out.conv, code.index, env, f))!)) {
+          const w = mulW(a.weight, b.weight);
+          yield outReq(b.out.kind === 'ok' ? this.indexAfter(b.out.conv, a.out.value, b.out.value) : b.out, w);
+        }
+      }
+      return;
+  }
+
+}
+
+function outReq<L>(out: Out<L>, w: Q.Rational): Req<L> {
+  return { t: 'out', out, w };
+}
+
+function tailReq<L>(fuel: number, pc: L, conv: Conv<L>, code: Code<L>, env: readonly V2<L>[], w: Q.Rational): Req<L> {
+  return { t: 'tail', cfg: { pc, conv, code, env, fuel }, w };
+}
+
+/** `a · b` without allocating when either factor is the shared `Q.ONE` (the deterministic case). */
+function mulW(a: Q.Rational, b: Q.Rational): Q.Rational {
+  return a === Q.ONE ? b : b === Q.ONE ? a : Q.mul(a, b);
+}

@@ -1,0 +1,94 @@
+/**
+ * Evaluator v2, part 2: runtime values. A value is `l:v` as in the spec, except that a function is a
+ * closure (compiled lambda + the values of its captured variables) instead of a substituted term.
+ * `readback` turns a value into exactly the substitution-semantics value (`Value<L>`) it stands for;
+ * every spec helper that looks inside values (`deepLabel`, `stripLabels`, printing, `serialise`) is
+ * applied to that readback, so v2 cannot disagree with the spec there.
+ */
+import type { BareValue, Field, NumE, StrE, BoolE, NullE, Value, Expr } from '../../syntax/ast.ts';
+import { substMany } from '../../syntax/helpers.ts';
+import { absurd } from '../../util/absurd.ts';
+import { compileClosed, type LamCode } from './code.ts';
+
+/** A closure: the compiled lambda and the values of its captured variables (in `code.capNames` order). */
+export interface Closure<L> { readonly kind: 'clo'; readonly code: LamCode<L>; readonly env: readonly V2<L>[] }
+
+export type Body2<L> =
+  | NumE | StrE | BoolE | NullE
+  | Closure<L>
+  | { readonly kind: 'record'; readonly fields: readonly Field<V2<L>>[] }
+  | { readonly kind: 'array'; readonly elems: readonly V2<L>[] };
+
+/** A labelled runtime value. `id` (0 until needed) is its hash-consed identity within one evaluation. */
+export interface V2<L> {
+  readonly label: L;
+  readonly body: Body2<L>;
+  id: number;
+  /** Fuel a read of this value needs: the derivation depth of evaluating its substituted form (0 = unknown). */
+  depth: number;
+}
+
+export const mkValue = <L>(label: L, body: Body2<L>): V2<L> => ({ label, body, id: 0, depth: 0 });
+
+/**
+ * Fuel needed to evaluate the substituted value expression `l:v` (Labelled, then ScalarLit / Lam /
+ * RecordNil / ArrayNil, or RecordCons / ArrayCons over the fields): 2, or 2 + the deepest field.
+ */
+export function depthOf<L>(v: V2<L>): number {
+  if (v.depth !== 0) return v.depth;
+  let d = 2;
+  const b = v.body;
+  if (b.kind === 'record') for (const f of b.fields) d = Math.max(d, 2 + depthOf(f.expr));
+  else if (b.kind === 'array') for (const x of b.elems) d = Math.max(d, 2 + depthOf(x));
+  v.depth = d;
+  return d;
+}
+
+const READBACK = new WeakMap<object, Value<unknown>>();
+
+/** The substitution-semantics value this runtime value stands for (cached per value object). */
+export function readback<L>(v: V2<L>): Value<L> {
+  const hit = READBACK.get(v) as Value<L> | undefined;
+  if (hit) return hit;
+  const out: Value<L> = { kind: 'label', label: v.label, body: readbackBody(v.body) };
+  READBACK.set(v, out as Value<unknown>);
+  return out;
+}
+
+function readbackBody<L>(b: Body2<L>): BareValue<L> {
+  switch (b.kind) {
+    case 'num': case 'str': case 'bool': case 'null': return b;
+    case 'clo': {
+      if (b.env.length === 0) return b.code.src;
+      const s = new Map<string, Expr<L>>();
+      b.code.capNames.forEach((x, i) => s.set(x, readback(b.env[i]!)));
+      return substMany(b.code.src, s) as BareValue<L>;
+    }
+    case 'record': return { kind: 'record', fields: b.fields.map((f) => ({ name: f.name, expr: readback(f.expr) })) };
+    case 'array': return { kind: 'array', elems: b.elems.map(readback) };
+    default: return absurd(b);
+  }
+}
+
+const FROM = new WeakMap<object, V2<unknown>>();
+
+/** A substitution-semantics value as a runtime value (lambdas become closures with no captures: values are closed). */
+export function fromValue<L>(v: Value<L>): V2<L> {
+  const hit = FROM.get(v) as V2<L> | undefined;
+  if (hit) return hit;
+  const out = mkValue(v.label, fromBare(v.body));
+  FROM.set(v, out as V2<unknown>);
+  READBACK.set(out, v as Value<unknown>);
+  return out;
+}
+
+/** A bare value (e.g. `wrapValues` of a primitive's result) as a runtime body. */
+export function fromBare<L>(b: BareValue<L>): Body2<L> {
+  switch (b.kind) {
+    case 'num': case 'str': case 'bool': case 'null': return b;
+    case 'lam': return { kind: 'clo', code: compileClosed(b) as LamCode<L>, env: [] };
+    case 'record': return { kind: 'record', fields: b.fields.map((f) => ({ name: f.name, expr: fromValue(f.expr) })) };
+    case 'array': return { kind: 'array', elems: b.elems.map(fromValue) };
+    default: return absurd(b);
+  }
+}
