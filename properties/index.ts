@@ -16,6 +16,7 @@ import { lemma4 } from './lemma4.ts';
 import { lemma5 } from './lemma5.ts';
 import { theorem3 } from './theorem3.ts';
 import { generators } from './generators.ts';
+import { adapterTheorem3 } from './adapter-theorem3.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type LlmbdaSuite = PropertySuite<any, LlmbdaCtx<unknown>>;
@@ -23,6 +24,7 @@ export type LlmbdaSuite = PropertySuite<any, LlmbdaCtx<unknown>>;
 /** The theorem suites, in the order `llmbda check` prints them. */
 export const LLMBDA_SUITES: readonly LlmbdaSuite[] = [
   confinement, lemma2, tipni, insulatedTipni, stripping, highBlindness, lemma13, lemma3, lemma4, lemma5, theorem3, generators,
+  adapterTheorem3,
 ];
 
 /** Suites that are not per-lattice theorem suites (run once, or on a user lattice). */
