@@ -83,7 +83,10 @@ function showPlain(p) {
   }
 }
 const serialise = (p) => (p.kind === 'str' ? p.value : showPlain(p));
-const toLabel = (p) => (p.kind === 'array' && p.elems.every((x) => x.kind === 'str') ? join(BOT, p.elems.map((x) => x.value)) : stuck(`not a label: ${showPlain(p)}`));
+const ATOMS = { 'two-point': ['H'], 'powerset-us': ['U', 'S'] };
+let atoms = [];
+const toLabel = (p) => (p.kind === 'array' && p.elems.every((x) => x.kind === 'str' && atoms.includes(x.value)) && new Set(p.elems.map((x) => x.value)).size === p.elems.length
+  ? join(BOT, p.elems.map((x) => x.value)) : stuck(`not a label: ${showPlain(p)}`));
 const church = (t) => ({ kind: 'lam', param: 't', body: { kind: 'lam', param: 'f', body: { kind: 'lam', param: 'u', body: { kind: 'app', fn: { kind: 'var', name: t }, arg: { kind: 'var', name: 'u' } } } } });
 
 function prim(name, p) {
@@ -222,6 +225,7 @@ lines.on('line', async (line) => {
   if (msg.type === 'answer' || msg.type === 'abort') return waiting.shift()?.(msg);
   if (msg.type !== 'run') return;
   current = msg.id;
+  atoms = ATOMS[msg.lattice] ?? [];
   const ask = (messages) => new Promise((resolve, reject) => {
     waiting.push((m) => (m.type === 'answer' ? resolve(m) : reject(new Halt('aborted'))));
     out({ type: 'recv', id: msg.id, messages });

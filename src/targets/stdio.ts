@@ -2,7 +2,7 @@
  * The out-of-process transport: a target in any language, spoken to in JSON lines over its stdin/stdout
  * (protocol in docs/targets.md, schema in docs/targets.schema.json).
  *
- *   toolkit → target  {"type":"run","id":N,"pc":…,"conv":…,"program":…,"source":"…","fuel":K}
+ *   toolkit → target  {"type":"run","id":N,"lattice":"powerset-us","pc":…,"conv":…,"program":…,"source":"…","fuel":K}
  *   target → toolkit  {"type":"recv","id":N,"messages":[…]}
  *   toolkit → target  {"type":"answer","id":N,"response":"…","code":…}   or   {"type":"abort","id":N}
  *   target → toolkit  {"type":"result","id":N,"outcome":"ok","value":…,"conv":…}
@@ -142,7 +142,7 @@ export function stdioTarget<L>(lattice: Lattice<L>, opts: StdioOptions<L>): Targ
           return finish({ kind: 'garbage', reason: e.message }, true);
         }
       };
-      send({ type: 'run', id, pc: codec.encode(req.pc), conv: conversationToJson(codec, req.conv), program: exprToJson(codec, req.program), source: req.source, fuel: req.fuel });
+      send({ type: 'run', id, lattice: lattice.name, pc: codec.encode(req.pc), conv: conversationToJson(codec, req.conv), program: exprToJson(codec, req.program), source: req.source, fuel: req.fuel });
     });
   };
 

@@ -1,0 +1,237 @@
+/**
+ * The property suites run against a target (issue 13, part 4): TIPNI, Insulated TIPNI and differential
+ * agreement with the reference semantics, on the same generated cases as the built-in suites, with each
+ * side's distribution obtained by exact enumeration through the oracle. Targets may be asynchronous, so
+ * these suites have their own runner (fast-check's async properties; same seed/path replay, shrinking).
+ *
+ * Cases using a construct the target masks (`Target.features`) are skipped and counted. Transport
+ * failures (timeout, crash, garbage) are missing mass of the run, reported in the statistics.
+ */
+import fc from 'fast-check';
+import * as Q from '../distributions/rational.ts';
+import { equals, show as showDist } from '../distributions/subdist.ts';
+import type { Expr } from '../syntax/ast.ts';
+import { forEachChild } from '../syntax/helpers.ts';
+import { evaluate, type Evaluation } from '../semantics/evaluate.ts';
+import { modelOf, showModelSpec } from '../generators/models.ts';
+import { conversationOf, pairArb, programOf, singleArb, type PairCase, type SingleCase } from '../generators/pairs.ts';
+import { compare, observe } from '../observe/indist.ts';
+import { prettyPrint } from '../syntax/printer.ts';
+import { showConversation } from '../semantics/config.ts';
+import { BudgetExceeded } from '../semantics/errors.ts';
+import type { Profile } from '../generators/programs.ts';
+import { fails, HOLDS, type CaseOutcome, type Verdict } from '../check/suite.ts';
+import { enumerate, lostKey, lostMass, type EnumerationLimits, type TargetDistribution } from './enumerate.ts';
+import type { FeatureMask, Target } from './target.ts';
+
+/** Everything a target suite runs in. */
+export interface TargetEnv<L> {
+  readonly target: Target<L>;
+  readonly profile: Profile;
+  readonly maxDepth?: number;
+  readonly limits?: EnumerationLimits;
+}
+
+/** A property suite judged by asynchronous enumeration of a target. */
+export interface TargetSuite<Case> {
+  readonly name: string;
+  readonly title: string;
+  readonly kind: 'pair' | 'single';
+  arbitrary<L>(env: TargetEnv<L>): fc.Arbitrary<Case>;
+  /** The program(s) of a case (for the feature mask and the construct classification). */
+  programs(c: Case): readonly Expr<unknown>[];
+  check<L>(c: Case, env: TargetEnv<L>): Promise<{ readonly outcome: CaseOutcome; readonly stats: Readonly<Record<string, boolean>> }>;
+  show<L>(c: Case, env: TargetEnv<L>): string;
+  readonly thresholds?: Readonly<Record<string, number>>;
+}
+
+/** The constructs of a program, `prim` split by primitive name (`prim binop_+`). */
+export function constructs(e: Expr<unknown>, out = new Set<string>()): Set<string> {
+  out.add(e.kind === 'prim' ? `prim ${e.name}` : e.kind);
+  forEachChild(e, (c) => { constructs(c, out); });
+  return out;
+}
+
+/** The masked constructs a program uses (empty: the target can run it). */
+export function maskedIn(mask: FeatureMask | undefined, e: Expr<unknown>): string[] {
+  if (!mask) return [];
+  const used = constructs(e);
+  return [...(mask.kinds ?? []).filter((k) => used.has(k)), ...(mask.prims ?? []).filter((p) => used.has(`prim ${p}`)).map((p) => `prim ${p}`)];
+}
+
+const TRANSPORT: readonly ('timeout' | 'crash' | 'garbage' | 'nondeterministic')[] = ['timeout', 'crash', 'garbage', 'nondeterministic'];
+
+function enumerateSide<L>(env: TargetEnv<L>, c: { model: PairCase<L>['model']; pc: L; fuel: number }, conv: SingleCase<L>['conv'], e: Expr<L>): Promise<TargetDistribution<L>> {
+  return enumerate(env.target, modelOf(c.model), c.pc, conv, e, c.fuel, env.limits ?? { maxRuns: 500, maxOracleCalls: 32 });
+}
+
+function showLost<L>(d: TargetDistribution<L>): string {
+  return d.missing.length === 0 ? '' : ` (missing: ${d.missing.map((m) => `${lostKey(m.lost)} ${Q.show(m.weight)}`).join('; ')})`;
+}
+
+function showPairCase<L>(env: TargetEnv<L>, c: PairCase<L>): string {
+  const lat = env.target.lattice;
+  return [
+    `target ${env.target.name}, lattice ${lat.name}, observer m = ${lat.show(c.obs)}, pc = ${lat.show(c.pc)}, fuel ${c.fuel}`,
+    `model: ${showModelSpec(c.model)}`,
+    `run 0: ${showConversation(lat, conversationOf(c, 0))} ⊢ ${prettyPrint(programOf(c, 0), lat)}`,
+    `run 1: ${showConversation(lat, conversationOf(c, 1))} ⊢ ${prettyPrint(programOf(c, 1), lat)}`,
+  ].join('\n');
+}
+
+function pairSuite(name: string, title: string, insulated: boolean): TargetSuite<PairCase<unknown>> {
+  return {
+    name, title, kind: 'pair',
+    arbitrary: (env) => pairArb({
+      lat: env.target.lattice, endorse: insulated || !env.target.lattice.factoring, ...(insulated ? { iMaximalOnly: true } : {}),
+      profile: env.profile, ...(env.maxDepth ? { maxDepth: env.maxDepth } : {}),
+    }) as fc.Arbitrary<PairCase<unknown>>,
+    programs: (c) => [programOf(c, 0), programOf(c, 1)],
+    check: async <L>(c0: PairCase<unknown>, env: TargetEnv<L>) => {
+      const c = c0 as PairCase<L>;
+      const lat = env.target.lattice;
+      const d0 = await enumerateSide(env, c, conversationOf(c, 0), programOf(c, 0));
+      const d1 = await enumerateSide(env, c, conversationOf(c, 1), programOf(c, 1));
+      const mu0 = observe(lat, c.obs, d0.finals), mu1 = observe(lat, c.obs, d1.finals);
+      const cmp = compare(mu0, mu1);
+      const stats = {
+        'raw outcomes differ': !equals(d0.finals, d1.finals),
+        'positive mass': Q.lt(Q.ZERO, d0.mass) && Q.lt(Q.ZERO, d1.mass),
+        'transport failure': Q.lt(Q.ZERO, Q.add(lostMass(d0, TRANSPORT), lostMass(d1, TRANSPORT))),
+        'enumeration limit': Q.lt(Q.ZERO, Q.add(lostMass(d0, ['limit']), lostMass(d1, ['limit']))),
+      };
+      if (cmp.compatible) return { outcome: HOLDS, stats };
+      return { outcome: fails(`observer distributions are incompatible: Σ max = ${Q.show(cmp.maxSum)} > 1\n  run 0: ${showDist(mu0)}${showLost(d0)}\n  run 1: ${showDist(mu1)}${showLost(d1)}`), stats };
+    },
+    show: (c, env) => showPairCase(env, c as PairCase<never>),
+    thresholds: { 'positive mass': 1 / 3 },
+  };
+}
+
+/** Theorem 1 (TIPNI) on the target. */
+export const targetTipni = pairSuite('tipni', 'Theorem 1 (TIPNI) on the target: related inputs give compatible m-observations', false);
+/** Theorem 2 (Insulated TIPNI) on the target. */
+export const targetInsulatedTipni = pairSuite('insulated-tipni', 'Theorem 2 (Insulated TIPNI) on the target: I-maximal observers, endorse included', true);
+
+/** The reference denotation of a single case (undefined when over the step budget: the case is not judged). */
+function referenceOf<L>(env: TargetEnv<L>, c: SingleCase<L>): Evaluation<L> | undefined {
+  try {
+    return evaluate(modelOf(c.model), env.target.lattice, c.pc, c.conv, c.expr, c.fuel, { maxSteps: 20_000 });
+  } catch (e) {
+    if (e instanceof BudgetExceeded) return undefined;
+    throw e;
+  }
+}
+
+/**
+ * Differential agreement: the target's exact distribution equals the reference `⟦·⟧` (finals with their
+ * fractions, and the stuck mass). Judged only where the reference spends no mass out of fuel (fuel is a
+ * toolkit notion a target may not share); the `judged` statistic counts those cases.
+ */
+export const targetDiff: TargetSuite<SingleCase<unknown>> = {
+  name: 'diff',
+  title: 'Differential agreement: the target\'s exact distribution equals the reference semantics',
+  kind: 'single',
+  arbitrary: (env) => singleArb({ lat: env.target.lattice, endorse: true, profile: env.profile, ...(env.maxDepth ? { maxDepth: env.maxDepth } : {}) }) as fc.Arbitrary<SingleCase<unknown>>,
+  programs: (c) => [c.expr],
+  check: async <L>(c0: SingleCase<unknown>, env: TargetEnv<L>) => {
+    const c = c0 as SingleCase<L>;
+    const ref = referenceOf(env, c);
+    const refFuel = ref ? ref.missing.filter((m) => m.failure.kind === 'fuel').reduce((a, m) => Q.add(a, m.weight), Q.ZERO) : Q.ONE;
+    if (!ref || Q.lt(Q.ZERO, refFuel)) return { outcome: HOLDS, stats: { judged: false, 'positive mass': false } };
+    const d = await enumerateSide(env, c, c.conv, c.expr);
+    const stats = { judged: true, 'positive mass': Q.lt(Q.ZERO, ref.mass) };
+    const refStuck = ref.missing.filter((m) => m.failure.kind === 'stuck').reduce((a, m) => Q.add(a, m.weight), Q.ZERO);
+    if (!equals(ref.finals, d.finals)) return { outcome: fails(`final distributions differ\n  reference: ${showDist(ref.finals)}\n  target:    ${showDist(d.finals)}${showLost(d)}`), stats };
+    if (!Q.eq(refStuck, lostMass(d, ['stuck']))) {
+      return { outcome: fails(`stuck mass differs: reference ${Q.show(refStuck)}, target ${Q.show(lostMass(d, ['stuck']))}${showLost(d)}`), stats };
+    }
+    return { outcome: HOLDS, stats };
+  },
+  show: <L>(c0: SingleCase<unknown>, env: TargetEnv<L>) => {
+    const c = c0 as SingleCase<L>;
+    const lat = env.target.lattice;
+    return [`target ${env.target.name}, lattice ${lat.name}, pc = ${lat.show(c.pc)}, fuel ${c.fuel}`, `model: ${showModelSpec(c.model)}`,
+      `program: ${showConversation(lat, c.conv)} ⊢ ${prettyPrint(c.expr, lat)}`].join('\n');
+  },
+  thresholds: { judged: 0.5 },
+};
+
+/** A target suite of unknown case type. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyTargetSuite = TargetSuite<any>;
+
+/** The suites `llmbda check --target` runs, in order. */
+export const TARGET_SUITES: readonly AnyTargetSuite[] = [targetTipni, targetInsulatedTipni, targetDiff];
+
+export function targetSuiteByName(name: string): AnyTargetSuite | undefined {
+  return TARGET_SUITES.find((s) => s.name === name);
+}
+
+/** A target verdict: the built-in verdict plus the masked-case count and the construct class of a failure. */
+export interface TargetVerdict<Case> extends Verdict<Case> {
+  /** Generated cases skipped because they use a construct the target masks, by construct. */
+  readonly masked: Readonly<Record<string, number>>;
+  /** The constructs of the minimised counterexample (its classification). */
+  readonly constructs?: readonly string[];
+}
+
+export interface TargetRunOptions<Case> {
+  readonly runs: number;
+  readonly seed?: number;
+  readonly path?: string;
+  readonly examples?: readonly Case[];
+  readonly noShrink?: boolean;
+  readonly timeoutMs?: number;
+}
+
+/** Run a target suite; replayable from `seed` and `path` like `runSuite`. */
+export async function runTargetSuite<Case, L>(suite: TargetSuite<Case>, env: TargetEnv<L>, opts: TargetRunOptions<Case>): Promise<TargetVerdict<Case>> {
+  const seed = opts.seed ?? Date.now() ^ (Math.random() * 0x7fffffff);
+  const counts: Record<string, number> = {};
+  const masked: Record<string, number> = {};
+  const reasons = new Map<Case, string>();
+  let seen = 0, firstFailureAt = 0;
+  const started = performance.now();
+  const prop = fc.asyncProperty(suite.arbitrary(env), async (c) => {
+    const m = suite.programs(c).flatMap((e) => maskedIn(env.target.features, e));
+    if (m.length > 0) {
+      if (firstFailureAt === 0) for (const k of new Set(m)) masked[k] = (masked[k] ?? 0) + 1;
+      fc.pre(false);
+    }
+    const { outcome, stats } = await suite.check(c, env);
+    if (firstFailureAt === 0) {
+      seen++;
+      for (const [k, b] of Object.entries(stats)) counts[k] = (counts[k] ?? 0) + (b ? 1 : 0);
+    }
+    if (!outcome.ok) {
+      reasons.set(c, outcome.reason);
+      if (firstFailureAt === 0) firstFailureAt = seen;
+      return false;
+    }
+    return true;
+  });
+  const details = await fc.check(prop, {
+    numRuns: opts.runs, seed, maxSkipsPerRun: 1000,
+    ...(opts.path !== undefined ? { path: opts.path } : {}),
+    ...(opts.examples ? { examples: opts.examples.map((e) => [e] as [Case]) } : {}),
+    ...(opts.timeoutMs !== undefined ? { interruptAfterTimeLimit: opts.timeoutMs, markInterruptAsFailure: false } : {}),
+    ...(opts.noShrink ? { endOnFailure: true } : {}),
+  });
+  const stats: Record<string, number> = {};
+  for (const [k, n] of Object.entries(counts)) stats[k] = seen === 0 ? 0 : n / seen;
+  const vacuous = details.failed || !suite.thresholds ? [] : Object.entries(suite.thresholds).filter(([k, t]) => (stats[k] ?? 0) < t).map(([k, t]) => `${k}: ${(stats[k] ?? 0).toFixed(3)} < ${t}`);
+  const base = { suite: suite.name, title: suite.title, runs: seen, seed, timeMs: performance.now() - started, stats, vacuous, discarded: Object.values(masked).reduce((a, b) => a + b, 0), masked };
+  if (details.failed && details.counterexample) {
+    const value = details.counterexample[0];
+    const thrown = details.errorInstance;
+    const reason = reasons.get(value) ?? (thrown instanceof Error ? `exception: ${thrown.message}` : 'property failed');
+    const cls = [...new Set(suite.programs(value).flatMap((e) => [...constructs(e)]))].filter((k) => !['num', 'str', 'bool', 'null', 'var', 'label', 'record', 'array'].includes(k)).sort();
+    return {
+      ...base, ok: false, constructs: cls,
+      counterexample: { value, reason, pretty: suite.show(value, env), seed, path: details.counterexamplePath ?? '', testsToFailure: firstFailureAt || details.numRuns, shrinks: details.numShrinks },
+      ...(reasons.has(value) ? {} : { error: reason }),
+    };
+  }
+  return { ...base, ok: vacuous.length === 0 };
+}
