@@ -174,6 +174,9 @@ export function rawProgramArb<L>(o: ProgramGenOptions<L>): fc.Arbitrary<Expr<L>>
     // Operators on every operand shape (issue 13): scalars, labelled scalars, arrays/records holding
     // labelled values, containers labelled above their elements, closures, variables.
     branches.push({ weight: w(2), arbitrary: fc.tuple(fc.constantFrom('+', '+', '==', '-', '<'), operand, operand).map(([op, a, b]) => binop(op, a, b)) });
+    branches.push({ weight: w(1), arbitrary: fc.tuple(fc.constantFrom('toStr', 'shape'), operand).map(([p, a]) => prim(p, a)) });
+    // a container labelled above its elements (an operator's result), indexed, possibly by a high index
+    branches.push({ weight: w(1), arbitrary: fc.tuple(structure, fc.oneof(structure, operand), indexish).map(([a, b, i]) => ({ kind: 'index', target: binop('+', a, b), index: i }) as Expr<L>) });
     if (highs.length > 0 && tuned) {
       // a secret inside an array operand, the result sent: `send ([⟦l: a|b⟧, e] + [])`
       branches.push({
@@ -182,10 +185,10 @@ export function rawProgramArb<L>(o: ProgramGenOptions<L>): fc.Arbitrary<Expr<L>>
           .map(([l, a, b, x, extra]) => ({ kind: 'send', arg: binop('+', arr(hole(l, ...differing(lat, lat.top, a, b)), x), extra ? arr(x) : arr()) }) as Expr<L>),
       });
     }
-    // a variable bound to a structure, then read under a raised pc and endorsed or sent
+    // a variable bound to a structure (or a function), then read under a raised pc and endorsed, sent or indexed
     branches.push({
       weight: w(1),
-      arbitrary: fc.tuple(structure, labels, labelLit, fc.constantFrom('endorse', 'send', 'index'))
+      arbitrary: fc.tuple(fc.oneof({ weight: 3, arbitrary: structure }, { weight: 1, arbitrary: e.map((b) => lam(b)) }), labels, labelLit, fc.constantFrom('endorse', 'send', 'index'))
         .map(([st, l, t, how]) => letIn(st, { kind: 'label', label: l, body: how === 'endorse' && o.endorse ? { kind: 'endorse', label: t, body: ref(0) } : how === 'index' ? { kind: 'index', target: ref(0), index: num(0) } : { kind: 'send', arg: ref(0) } }) as Expr<L>),
     });
     // a conversation effect under a raised pc (the no-sensitive-upgrade checks)
