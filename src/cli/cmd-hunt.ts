@@ -11,6 +11,7 @@ import type { Command } from 'commander';
 import { UserError } from '../util/absurd.ts';
 import { duration, integer, positiveInt } from './common.ts';
 import type { CommandResult } from './main.ts';
+import { runTargetHunt } from './cmd-target.ts';
 import { hunt, replay } from '../hunt/hunt.ts';
 import { allSuiteNames } from '../hunt/context.ts';
 
@@ -59,7 +60,10 @@ export function registerHunt(program: Command, result: CommandResult): void {
     .option('--no-save', 'do not save the counterexample')
     .option('--no-minimise', 'skip the minimiser after fast-check\'s shrinking')
     .option('--json', 'machine-readable output')
-    .action(async (flags: HuntFlags) => {
+    .option('--target <file|stdio:cmd>', 'hunt in an implementation under test instead (docs/targets.md; saved under counterexamples/targets)')
+    .option('--mask <constructs>', 'with --target: constructs it cannot express, e.g. endorse,prim:toStr')
+    .action(async (flags: HuntFlags & { target?: string; mask?: string }) => {
+      if (flags.target) return runTargetHunt({ ...flags, target: flags.target, ...(flags.out === 'counterexamples' ? { out: 'counterexamples/targets' } : {}) }, result);
       if (flags.system === 'ppmf') {
         const huntPpmf = await loadPpmfHunt();
         const r = huntPpmf({ variant: flags.variant ?? 'ppmf', timeMs: flags.time, ...(flags.seed !== undefined ? { seed: flags.seed } : {}), ...(flags.suite ? { suite: flags.suite } : {}) });

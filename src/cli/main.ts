@@ -10,6 +10,7 @@ import { registerRun } from './cmd-run.ts';
 import { registerCheck } from './cmd-check.ts';
 import { registerHunt } from './cmd-hunt.ts';
 import { registerPpmf } from './cmd-ppmf.ts';
+import { registerDiff } from './cmd-target.ts';
 
 /** The exit code a command asks for (commands set it; 0 when unset). */
 export interface CommandResult { exitCode: number }
@@ -26,6 +27,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   registerRun(program, result);
   registerHunt(program, result);
   registerPpmf(program);
+  registerDiff(program, result);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return result.exitCode;
