@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // A deliberately leaky LLMbda interpreter, out of process (JSON lines on stdin/stdout, docs/targets.md).
 // Written for the toolkit's own tests: plain JavaScript, substitution-based, labels as sets of atoms
-// (two-point ["H"], powerset-us ["U","S"]; no endorse). Three rules are wrong on purpose unless `--correct`:
+// (two-point ["H"], powerset-us ["U","S"]; no endorse). Three rules are wrong on purpose (see BUGS):
 //   1. binop-top-labels: a binary operator's result gets pc ⊔ the operands' top-level labels only
 //      (nested labels inside array/record operands are forgotten: `send ([S:1] + [])` leaks).
 //   2. field-drops-label: `e.s` returns the field without joining the record's label.
@@ -10,7 +10,8 @@
 // "__hang__" loops forever, "__garbage__" prints a line that is not JSON.
 import { createInterface } from 'node:readline';
 
-const CORRECT = process.argv.includes('--correct');
+// `--bugs=binop,field,clear` plants only those (default: all three); `--correct` plants none.
+const BUGS = new Set(process.argv.includes('--correct') ? [] : (process.argv.find((a) => a.startsWith('--bugs='))?.slice(7).split(',') ?? ['binop', 'field', 'clear']));
 const ORDER = ['U', 'S', 'H'];
 const join = (a, b) => [...new Set([...a, ...b])].sort((x, y) => ORDER.indexOf(x) - ORDER.indexOf(y) || (x < y ? -1 : 1));
 const leq = (a, b) => a.every((x) => b.includes(x));
@@ -164,7 +165,7 @@ async function runProgram(req, ask) {
       }
       case 'fork': { const saved = conv; const v = await ev(pc, e.body, k); conv = saved; return v; }
       case 'clear':
-        if (CORRECT && !leq(pc, conv.label)) return stuck('clear: no-sensitive-upgrade'); // PLANTED 3: check skipped
+        if (!BUGS.has('clear') && !leq(pc, conv.label)) return stuck('clear: no-sensitive-upgrade'); // PLANTED 3: check skipped
         conv = { label: pc, messages: [] };
         return unit(pc);
       case 'label': return ev(join(pc, e.label), e.body, k);
@@ -185,7 +186,7 @@ async function runProgram(req, ask) {
         const v = await ev(pc, e.arg, k);
         const r = prim(e.name, strip(v));
         // PLANTED 1: binary operators join only the operands' top-level labels
-        const shallow = !CORRECT && e.name.startsWith('binop_') && v.body.kind === 'array';
+        const shallow = BUGS.has('binop') && e.name.startsWith('binop_') && v.body.kind === 'array';
         return V(join(pc, shallow ? v.body.elems.reduce((a, x) => join(a, x.label), v.label) : deepLabel(v)), wrap(r));
       }
       case 'record': { const fields = []; for (const f of e.fields) fields.push({ name: f.name, expr: await ev(pc, f.expr, k) }); return V(pc, { kind: 'record', fields }); }
@@ -194,7 +195,7 @@ async function runProgram(req, ask) {
         const r = await ev(pc, e.target, k);
         if (r.body.kind !== 'record') return stuck('field access on a non-record');
         const f = r.body.fields.find((x) => x.name === e.name) ?? stuck(`missing field ${e.name}`);
-        return V(CORRECT ? join(r.label, f.expr.label) : f.expr.label, f.expr.body); // PLANTED 2: record label dropped
+        return V(BUGS.has('field') ? f.expr.label : join(r.label, f.expr.label), f.expr.body); // PLANTED 2: record label dropped
       }
       case 'index': {
         const a = await ev(pc, e.target, k), i = await ev(pc, e.index, k);

@@ -154,3 +154,8 @@ export function stdioTarget<L>(lattice: Lattice<L>, opts: StdioOptions<L>): Targ
     close: () => { onExit = undefined; kill(); },
   };
 }
+
+/** Child processes of stdio targets still running (0 once every target is closed or its runs have ended). */
+export function liveChildren(): number {
+  return live.size;
+}
