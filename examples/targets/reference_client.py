@@ -3,6 +3,8 @@
 Interprets a small fragment (scalars, labels, arrays, indexing, lambdas, send, recv) on label sets
 (two-point ["H"], powerset-us ["U","S"]); anything else is reported stuck. Declare the rest masked."""
 import json, sys
+from decimal import Decimal
+from fractions import Fraction
 
 def out(m): print(json.dumps(m), flush=True)
 def join(a, b): return sorted(set(a) | set(b), key="USH".find)
@@ -19,7 +21,14 @@ def deep(e):  # deepLabel: the join of every label inside
 def show(v):  # serialise a label-free view of a value (integers, strings, booleans, arrays)
     b = v["body"]
     if b["kind"] == "array": return "[" + ", ".join(show(x) if x["body"]["kind"] != "str" else json.dumps(x["body"]["value"]) for x in b["elems"]) + "]"
-    return {"num": lambda: b["value"], "str": lambda: b["value"], "bool": lambda: str(b["value"]).lower(), "null": lambda: "null"}.get(b["kind"], lambda: "<fn>")()
+    if b["kind"] == "record" and not b["fields"]: return "{}"
+    return {"num": lambda: num(b["value"]), "str": lambda: b["value"], "bool": lambda: str(b["value"]).lower(), "null": lambda: "null"}.get(b["kind"], lambda: "<fn>")()
+
+def num(s):  # exact "p/q" → the toolkit's serialisation: integer, finite decimal, else p/q
+    q, d = Fraction(s), Fraction(s).denominator
+    while d % 2 == 0: d //= 2
+    while d % 5 == 0: d //= 5
+    return str(q) if q.denominator == 1 or d != 1 else format(Decimal(q.numerator) / Decimal(q.denominator), "f")
 
 def subst(e, x, v):
     if e["kind"] == "var": return v if e["name"] == x else e
@@ -35,6 +44,7 @@ def run(req):
         if k in ("num", "str", "bool", "null", "lam"): return V(pc, e)
         if k == "label": return ev(join(pc, e["label"]), e["body"])
         if k == "array": return V(pc, {"kind": "array", "elems": [ev(pc, x) for x in e["elems"]]})
+        if k == "record" and not e["fields"]: return V(pc, e)  # the unit {} that send returns
         if k == "app":
             f, a = ev(pc, e["fn"]), ev(pc, e["arg"])
             if f["body"]["kind"] != "lam": raise Stuck("application of a non-function")
@@ -44,12 +54,14 @@ def run(req):
             if a["body"]["kind"] != "array" or i["body"]["kind"] != "num": raise Stuck("bad index")
             x = a["body"]["elems"][int(i["body"]["value"])]
             return V(join(join(a["label"], i["label"]), x["label"]), x["body"])
-        if k in ("send", "recv") and set(pc) - set(c["label"]): raise Stuck(k + ": no-sensitive-upgrade")
         if k == "send":
             v = ev(pc, e["arg"])
+            c = st["conv"]  # after the argument ran: it may have sent too (found by llmbda diff, docs/targets.md)
+            if set(pc) - set(c["label"]): raise Stuck("send: no-sensitive-upgrade")
             st["conv"] = {"label": join(c["label"], deep(v)), "messages": c["messages"] + [show(v)]}
             return V(pc, {"kind": "record", "fields": []})
         if k == "recv":
+            if set(pc) - set(c["label"]): raise Stuck("recv: no-sensitive-upgrade")
             out({"type": "recv", "id": req["id"], "messages": c["messages"]})
             a = json.loads(sys.stdin.readline())
             if a["type"] != "answer": raise Stuck("aborted")

@@ -13,7 +13,9 @@ import { equals, show as showDist } from '../distributions/subdist.ts';
 import type { Expr } from '../syntax/ast.ts';
 import { forEachChild } from '../syntax/helpers.ts';
 import { evaluate, type Evaluation } from '../semantics/evaluate.ts';
-import { modelOf, showModelSpec } from '../generators/models.ts';
+import { modelOf, showModelSpec, type ModelSpec } from '../generators/models.ts';
+import { loadPrelude, parseResponse } from '../semantics/prelude.ts';
+import type { Lattice } from '../lattice/lattice.ts';
 import { conversationOf, pairArb, programOf, singleArb, type PairCase, type SingleCase } from '../generators/pairs.ts';
 import { compare, observe } from '../observe/indist.ts';
 import { prettyPrint } from '../syntax/printer.ts';
@@ -40,6 +42,8 @@ export interface TargetSuite<Case> {
   arbitrary<L>(env: TargetEnv<L>): fc.Arbitrary<Case>;
   /** The program(s) of a case (for the feature mask and the construct classification). */
   programs(c: Case): readonly Expr<unknown>[];
+  /** The code its model can answer with (for the feature mask). */
+  responses<L>(c: Case, lat: Lattice<L>): readonly Expr<L>[];
   check<L>(c: Case, env: TargetEnv<L>): Promise<{ readonly outcome: CaseOutcome; readonly stats: Readonly<Record<string, boolean>> }>;
   show<L>(c: Case, env: TargetEnv<L>): string;
   readonly thresholds?: Readonly<Record<string, number>>;
@@ -47,9 +51,21 @@ export interface TargetSuite<Case> {
 
 /** The constructs of a program, `prim` split by primitive name (`prim binop_+`). */
 export function constructs(e: Expr<unknown>, out = new Set<string>()): Set<string> {
-  out.add(e.kind === 'prim' ? `prim ${e.name}` : e.kind);
+  out.add(e.kind);
+  if (e.kind === 'prim') out.add(`prim ${e.name}`);
   forEachChild(e, (c) => { constructs(c, out); });
   return out;
+}
+
+/**
+ * The code a generated model can answer with (its response table, and for `echo` the fallback and the
+ * starting messages), parsed as `recv` would: masked constructs in it make the case unrunnable too.
+ * (An echo model can also answer with what the program itself sent; that is not known before the run.)
+ */
+export function responseCodes<L>(lat: Lattice<L>, spec: ModelSpec, messages: readonly string[]): Expr<L>[] {
+  const rs = spec.kind === 'constant' ? spec.responses.map(([r]) => r) : spec.kind === 'hashed' ? spec.tables.flatMap((t) => t.map(([r]) => r)) : [spec.fallback, ...messages];
+  const prelude = loadPrelude(lat);
+  return rs.map((r) => parseResponse(r, lat, prelude));
 }
 
 /** The masked constructs a program uses (empty: the target can run it). */
@@ -87,6 +103,7 @@ function pairSuite(name: string, title: string, insulated: boolean): TargetSuite
       profile: env.profile, ...(env.maxDepth ? { maxDepth: env.maxDepth } : {}),
     }) as fc.Arbitrary<PairCase<unknown>>,
     programs: (c) => [programOf(c, 0), programOf(c, 1)],
+    responses: (c, lat) => responseCodes(lat, c.model, [...c.conv.messages0, ...c.conv.messages1]),
     check: async <L>(c0: PairCase<unknown>, env: TargetEnv<L>) => {
       const c = c0 as PairCase<L>;
       const lat = env.target.lattice;
@@ -134,6 +151,7 @@ export const targetDiff: TargetSuite<SingleCase<unknown>> = {
   kind: 'single',
   arbitrary: (env) => singleArb({ lat: env.target.lattice, endorse: true, profile: env.profile, ...(env.maxDepth ? { maxDepth: env.maxDepth } : {}) }) as fc.Arbitrary<SingleCase<unknown>>,
   programs: (c) => [c.expr],
+  responses: (c, lat) => responseCodes(lat, c.model, c.conv.messages),
   check: async <L>(c0: SingleCase<unknown>, env: TargetEnv<L>) => {
     const c = c0 as SingleCase<L>;
     const ref = referenceOf(env, c);
@@ -194,7 +212,7 @@ export async function runTargetSuite<Case, L>(suite: TargetSuite<Case>, env: Tar
   let seen = 0, firstFailureAt = 0;
   const started = performance.now();
   const prop = fc.asyncProperty(suite.arbitrary(env), async (c) => {
-    const m = suite.programs(c).flatMap((e) => maskedIn(env.target.features, e));
+    const m = env.target.features ? [...suite.programs(c), ...suite.responses(c, env.target.lattice)].flatMap((e) => maskedIn(env.target.features, e as Expr<unknown>)) : [];
     if (m.length > 0) {
       if (firstFailureAt === 0) for (const k of new Set(m)) masked[k] = (masked[k] ?? 0) + 1;
       fc.pre(false);
@@ -226,7 +244,7 @@ export async function runTargetSuite<Case, L>(suite: TargetSuite<Case>, env: Tar
     const value = details.counterexample[0];
     const thrown = details.errorInstance;
     const reason = reasons.get(value) ?? (thrown instanceof Error ? `exception: ${thrown.message}` : 'property failed');
-    const cls = [...new Set(suite.programs(value).flatMap((e) => [...constructs(e)]))].filter((k) => !['num', 'str', 'bool', 'null', 'var', 'label', 'record', 'array'].includes(k)).sort();
+    const cls = [...new Set(suite.programs(value).flatMap((e) => [...constructs(e)]))].filter((k) => !['num', 'str', 'bool', 'null', 'var', 'label', 'record', 'array', 'prim'].includes(k)).sort();
     return {
       ...base, ok: false, constructs: cls,
       counterexample: { value, reason, pretty: suite.show(value, env), seed, path: details.counterexamplePath ?? '', testsToFailure: firstFailureAt || details.numRuns, shrinks: details.numShrinks },
