@@ -176,7 +176,7 @@ export function registerDiff(program: Command, result: CommandResult): void {
         for (const v of found) { const k = (v.constructs ?? []).join(' + ') || 'data only'; classes.set(k, (classes.get(k) ?? 0) + 1); }
         const out = [`${found.length} disagreement(s) between ${target.name} and the reference semantics (${lat.name}, seed ${seed0}), by construct:`,
           renderTable(['constructs involved', 'disagreements'], [...classes].map(([k, n]) => [k, String(n)]))];
-        found.forEach((v, i) => out.push('', pc.bold(`disagreement ${i + 1}`), v.counterexample!.pretty, `why: ${v.counterexample!.reason}`, `constructs: ${(v.constructs ?? []).join(', ')}`,
+        found.forEach((v, i) => out.push('', pc.bold(`disagreement ${i + 1}`), v.counterexample!.pretty, `why: ${v.counterexample!.reason}`, `constructs: ${(v.constructs ?? []).join(', ') || '(data only)'}`,
           `replay: npx llmbda check --target '${f.target}' --lattice '${lat.name}' --suite diff --seed ${v.counterexample!.seed} --runs ${v.budget}`));
         process.stdout.write(`${out.join('\n')}\n`);
       } finally {
