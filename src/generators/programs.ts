@@ -185,11 +185,11 @@ export function rawProgramArb<L>(o: ProgramGenOptions<L>): fc.Arbitrary<Expr<L>>
           .map(([l, a, b, x, extra]) => ({ kind: 'send', arg: binop('+', arr(hole(l, ...differing(lat, lat.top, a, b)), x), extra ? arr(x) : arr()) }) as Expr<L>),
       });
     }
-    // a variable bound to a structure (or a function), then read under a raised pc and endorsed, sent or indexed
+    // a variable bound to a structure (or a function), then read under a raised pc: returned, endorsed, sent or indexed
     branches.push({
       weight: w(1),
-      arbitrary: fc.tuple(fc.oneof({ weight: 3, arbitrary: structure }, { weight: 1, arbitrary: e.map((b) => lam(b)) }), labels, labelLit, fc.constantFrom('endorse', 'send', 'index'))
-        .map(([st, l, t, how]) => letIn(st, { kind: 'label', label: l, body: how === 'endorse' && o.endorse ? { kind: 'endorse', label: t, body: ref(0) } : how === 'index' ? { kind: 'index', target: ref(0), index: num(0) } : { kind: 'send', arg: ref(0) } }) as Expr<L>),
+      arbitrary: fc.tuple(fc.oneof({ weight: 3, arbitrary: structure }, { weight: 1, arbitrary: e.map((b) => lam(b)) }), labels, labelLit, fc.constantFrom('endorse', 'send', 'index', 'itself'))
+        .map(([st, l, t, how]) => letIn(st, { kind: 'label', label: l, body: how === 'itself' ? ref(0) : how === 'endorse' && o.endorse ? { kind: 'endorse', label: t, body: ref(0) } : how === 'index' ? { kind: 'index', target: ref(0), index: num(0) } : { kind: 'send', arg: ref(0) } }) as Expr<L>),
     });
     // a conversation effect under a raised pc (the no-sensitive-upgrade checks)
     branches.push({
