@@ -71,6 +71,21 @@ describe('exact enumeration of a target through the oracle', () => {
     expect(e.missing.map((m) => `${lostKey(m.lost)} ${Q.show(m.weight)}`)).toEqual(['crash: the target threw: boom 1/2']);
   });
 
+  it('an in-process async run over its time limit is timeout mass, its signal aborted, and enumeration goes on', async () => {
+    let aborted = 0;
+    const slow: Target<'L' | 'H'> = {
+      name: 'slow', lattice: lat,
+      run: (req, oracle) => {
+        const a = oracle(['q']);
+        if (a.response === '1') return { kind: 'stuck', reason: 'fast' };
+        return new Promise((resolve) => req.signal?.addEventListener('abort', () => { aborted++; resolve({ kind: 'fuel' }); }));
+      },
+    };
+    const d = await enumerate(slow, coin, 'L', emptyConversation(lat), ask, 20, { timeoutMs: 50 });
+    expect(d.missing.map((m) => `${lostKey(m.lost)} ${Q.show(m.weight)}`).sort()).toEqual(['stuck: fast 1/3', 'timeout after 50 ms 1/2']);
+    expect(aborted).toBe(1);
+  });
+
   it('a target asking different questions along the same answers is reported nondeterministic', () => {
     let k = 0;
     const nondet: Target<'L' | 'H'> = {

@@ -24,6 +24,12 @@ import { OracleAbort, type OracleAnswer, type RunOutcome, type RunRequest, type 
 export interface EnumerationLimits {
   readonly maxRuns?: number;
   readonly maxOracleCalls?: number;
+  /**
+   * Wall-clock limit per run of an asynchronous in-process target (default: none). A run over it is
+   * `timeout` mass and its `signal` is aborted; JavaScript cannot stop a synchronous loop, so a target that
+   * may hang without yielding belongs out of process (stdio targets have their own limit).
+   */
+  readonly timeoutMs?: number;
 }
 
 /** Where a unit of the target's missing mass went. */
@@ -81,7 +87,7 @@ class Explorer<L> {
     private readonly target: Target<L>,
     private readonly model: PModel,
     readonly req: RunRequest<L>,
-    private readonly limits: Required<EnumerationLimits>,
+    private readonly limits: Required<Omit<EnumerationLimits, 'timeoutMs'>>,
   ) {}
 
   /** The next branch to run, or undefined when done (left-over branches become `limit` mass). */
@@ -168,8 +174,21 @@ class Explorer<L> {
   }
 }
 
-function defaults(l: EnumerationLimits): Required<EnumerationLimits> {
+function defaults(l: EnumerationLimits): Required<Omit<EnumerationLimits, 'timeoutMs'>> {
   return { maxRuns: l.maxRuns ?? 2000, maxOracleCalls: l.maxOracleCalls ?? 64 };
+}
+
+/** One run of an asynchronous target, with the optional per-run time limit. */
+async function runOnce<L>(target: Target<L>, req: RunRequest<L>, oracle: TargetOracle<L>, timeoutMs: number | undefined): Promise<RunOutcome<L>> {
+  if (timeoutMs === undefined) return target.run(req, oracle);
+  const ctl = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<RunOutcome<L>>((resolve) => { timer = setTimeout(() => { resolve({ kind: 'timeout', ms: timeoutMs }); ctl.abort(); }, timeoutMs); });
+  try {
+    return await Promise.race([Promise.resolve(target.run({ ...req, signal: ctl.signal }, oracle)), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** The request for a program. */
@@ -185,7 +204,7 @@ export async function enumerate<L>(
   for (let job = ex.next(); job; job = ex.next()) {
     const { oracle, state } = ex.oracleFor(job);
     let out: RunOutcome<L> | { kind: 'threw'; error: unknown };
-    try { out = await target.run(ex.req, oracle); } catch (e) { out = { kind: 'threw', error: e }; }
+    try { out = await runOnce(target, ex.req, oracle, limits.timeoutMs); } catch (e) { out = { kind: 'threw', error: e }; }
     ex.finish(state, out);
   }
   return ex.result();

@@ -78,7 +78,7 @@ export function maskedIn(mask: FeatureMask | undefined, e: Expr<unknown>): strin
 const TRANSPORT: readonly ('timeout' | 'crash' | 'garbage' | 'nondeterministic')[] = ['timeout', 'crash', 'garbage', 'nondeterministic'];
 
 function enumerateSide<L>(env: TargetEnv<L>, c: { model: PairCase<L>['model']; pc: L; fuel: number }, conv: SingleCase<L>['conv'], e: Expr<L>): Promise<TargetDistribution<L>> {
-  return enumerate(env.target, modelOf(c.model), c.pc, conv, e, c.fuel, env.limits ?? { maxRuns: 500, maxOracleCalls: 32 });
+  return enumerate(env.target, modelOf(c.model), c.pc, conv, e, c.fuel, env.limits ?? { maxRuns: 500, maxOracleCalls: 32, timeoutMs: 5000 });
 }
 
 function showLost<L>(d: TargetDistribution<L>): string {
