@@ -9,7 +9,8 @@ import { describe, it, expect, afterAll } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import * as Q from '../src/distributions/rational.ts';
 import { equals, show } from '../src/distributions/subdist.ts';
-import { powersetUS, twoPoint } from '../src/lattice/instances.ts';
+import { powersetUS, twoPoint, type USLabel } from '../src/lattice/instances.ts';
+import type { LabelCodec } from '../src/targets/wire.ts';
 import { parse } from '../src/syntax/parser.ts';
 import { size } from '../src/syntax/helpers.ts';
 import { emptyConversation } from '../src/semantics/config.ts';
@@ -121,5 +122,38 @@ describe('the leaky target\'s planted bugs are each found by TIPNI and shrunk', 
     expect(v.counterexample?.reason).toBeUndefined();
     expect(v.ok).toBe(true);
     expect(v.stats['raw outcomes differ']).toBeGreaterThan(0.3);
+  }, 60_000);
+});
+
+describe('labels across representations: a target\'s own label encoding, mapped by a codec', () => {
+  // The leaky target with --labels=text writes powerset-us labels as "U+S", "S", "" instead of ["U","S"], ….
+  const text: LabelCodec<USLabel> = {
+    encode: (l) => [(l & 1) !== 0 ? 'U' : '', (l & 2) !== 0 ? 'S' : ''].filter((a) => a !== '').join('+'),
+    decode: (j) => (typeof j === 'string' ? powersetUS.toLabel({ kind: 'array', elems: (j === '' ? [] : j.split('+')).map((value) => ({ kind: 'str', value })) }) : undefined),
+  };
+  const cmd = (...flags: string[]): [string, ...string[]] => ['node', file('leaky-target.mjs'), '--labels=text', ...flags];
+  it('with the codec, the exact distribution equals the reference\'s; without it, the run fails and is reported (the target cannot read the toolkit\'s labels)', async () => {
+    const e = parse('(\\x. send x) (["S"]:[["U"]:1])', powersetUS);
+    const r = evaluate(coin, powersetUS, 0, emptyConversation(powersetUS), e, 20);
+    const withCodec = stdioTarget(powersetUS, { command: cmd('--correct'), labels: text });
+    const without = stdioTarget(powersetUS, { command: cmd('--correct') });
+    const d = await enumerate(withCodec, coin, 0, emptyConversation(powersetUS), e, 20);
+    const g = await enumerate(without, coin, 0, emptyConversation(powersetUS), e, 20);
+    await withCodec.close?.();
+    await without.close?.();
+    expect(show(d.finals)).toBe(show(r.finals));
+    expect(g.finals.size).toBe(0);
+    expect(['crash', 'garbage']).toContain(g.missing[0]?.lost.kind);
+  });
+  it('with the codec, TIPNI finds the planted operator bug, and holds without it', async () => {
+    const bad = stdioTarget(powersetUS, { command: cmd('--bugs=binop'), labels: text, features: { kinds: ['endorse'] } });
+    const good = stdioTarget(powersetUS, { command: cmd('--correct'), labels: text, features: { kinds: ['endorse'] } });
+    const vb = await runTargetSuite(targetTipni, { target: bad, profile: 'tuned' }, { runs: 3000, seed: 2 });
+    const vg = await runTargetSuite(targetTipni, { target: good, profile: 'tuned' }, { runs: 300, seed: 2 });
+    await bad.close?.();
+    await good.close?.();
+    expect(vb.constructs).toContain('prim binop_+');
+    expect(vg.counterexample?.reason).toBeUndefined();
+    expect(vg.ok).toBe(true);
   }, 60_000);
 });

@@ -216,13 +216,26 @@ async function runProgram(req, ask) {
   }
 }
 
+// `--labels=text`: this target's own label encoding on the wire, "U+S" (or "" for ⊥) instead of ["U","S"];
+// the toolkit side maps it with a LabelCodec (test/targets-stdio.test.ts).
+const TEXT = process.argv.includes('--labels=text');
+const relabel = (x, f) => {
+  if (Array.isArray(x)) return x.map((y) => relabel(y, f));
+  if (x === null || typeof x !== 'object') return x;
+  const o = {};
+  for (const [k, v] of Object.entries(x)) o[k] = (k === 'label' && (x.kind === 'label' || 'messages' in x)) || k === 'pc' ? f(v) : relabel(v, f);
+  return o;
+};
+const fromWire = (m) => (TEXT ? relabel(m, (l) => (l === '' ? [] : l.split('+'))) : m);
+const toWire = (m) => (TEXT ? relabel(m, (l) => l.join('+')) : m);
+
 // The protocol loop: one run at a time; answers to our recv questions arrive on the same stdin.
 const waiting = [];
 const lines = createInterface({ input: process.stdin });
-const out = (m) => process.stdout.write(`${JSON.stringify(m)}\n`);
+const out = (m) => process.stdout.write(`${JSON.stringify(toWire(m))}\n`);
 let current;
 lines.on('line', async (line) => {
-  const msg = JSON.parse(line);
+  const msg = fromWire(JSON.parse(line));
   if (msg.type === 'answer' || msg.type === 'abort') return waiting.shift()?.(msg);
   if (msg.type !== 'run') return;
   current = msg.id;
