@@ -12,6 +12,7 @@ import { compatibilityTest, sampleClasses } from '../src/targets/statistical.ts'
 import { makeEnvTarget } from '../examples/targets/env-target.ts';
 import seedrandom from 'seedrandom';
 import type { Target } from '../src/targets/target.ts';
+import { runTargetSuite, targetStatTipni } from '../src/targets/suites.ts';
 
 const lat = powersetUS;
 const coin = modelOf({ kind: 'constant', responses: [['1', '1/2'], ['0', '1/2']] });
@@ -59,4 +60,11 @@ describe('the statistical two-sample test', () => {
     expect(r.rejected).toBe(true);
     expect(r.statistic).toBeGreaterThan(1.3);
   });
+
+  it('the stat-tipni suite finds the faulty target\'s leak and reports nothing against the correct one', async () => {
+    const bad = await runTargetSuite(targetStatTipni, { target: makeEnvTarget(lat, { binopTopLabels: true }), profile: 'tuned' }, { runs: 1000, seed: 1, noShrink: true });
+    expect(bad.counterexample?.reason).toMatch(/incompatible \(sampled: .*error probability ≤ 0.000001\)/);
+    const good = await runTargetSuite(targetStatTipni, { target: makeEnvTarget(lat), profile: 'tuned' }, { runs: 100, seed: 1 });
+    expect(good.counterexample?.reason).toBeUndefined();
+  }, 120_000);
 });

@@ -49,7 +49,7 @@ async function openTarget(f: TargetFlags): Promise<{ target: AnyTarget; lat: Any
 function suitesOf(f: TargetFlags): AnyTargetSuite[] {
   const names = f.suite === undefined ? [] : Array.isArray(f.suite) ? f.suite : [f.suite];
   if (names.length === 0 || names.includes('all')) return [...TARGET_SUITES];
-  return names.map((n) => targetSuiteByName(n) ?? (() => { throw new UserError(`unknown target suite ${JSON.stringify(n)}; target suites are ${TARGET_SUITES.map((s) => s.name).join(', ')}`); })());
+  return names.map((n) => targetSuiteByName(n) ?? (() => { throw new UserError(`unknown target suite ${JSON.stringify(n)}; target suites are ${TARGET_SUITES.map((s) => s.name).join(', ')}, stat-tipni`); })());
 }
 
 const pct = (v: number): string => `${(v * 100).toFixed(0)}%`;
@@ -89,7 +89,7 @@ export async function runTargetCheck(f: TargetFlags, result: CommandResult): Pro
       return;
     }
     const rows = verdicts.map((v) => [v.suite, lat.name, String(v.runs), maskedNote(v), `${(v.timeMs / 1000).toFixed(1)}s`,
-      v.ok ? pc.green('holds') : v.counterexample ? pc.red('FAILS') : pc.yellow('VACUOUS'), Object.entries(v.stats).map(([k, x]) => `${k} ${pct(x)}`).join(', ')]);
+      v.ok ? pc.green(v.suite === 'stat-tipni' ? 'no evidence of a leak' : 'holds') : v.counterexample ? pc.red('FAILS') : pc.yellow('VACUOUS'), Object.entries(v.stats).map(([k, x]) => `${k} ${pct(x)}`).join(', ')]);
     const out = [`target ${target.name}, seed ${seed}`, renderTable(['suite', 'lattice', 'runs', 'masked', 'time', 'result', 'non-vacuity'], rows)];
     for (const v of verdicts) if (!v.ok) out.push('', ...describe(v, f.target, lat, runs));
     out.push('', ok ? pc.green(`all ${verdicts.length} verdicts hold`) : pc.red(`${verdicts.filter((v) => !v.ok).length} of ${verdicts.length} verdicts do not hold`));

@@ -25,6 +25,8 @@ import type { Profile } from '../generators/programs.ts';
 import { fails, HOLDS, type CaseOutcome, type Verdict } from '../check/suite.ts';
 import { enumerate, lostKey, lostMass, type EnumerationLimits, type TargetDistribution } from './enumerate.ts';
 import type { FeatureMask, Target } from './target.ts';
+import { compatibilityTest, sampleClasses } from './statistical.ts';
+import { hashString } from '../semantics/models/index.ts';
 
 /** Everything a target suite runs in. */
 export interface TargetEnv<L> {
@@ -175,6 +177,34 @@ export const targetDiff: TargetSuite<SingleCase<unknown>> = {
   thresholds: { judged: 0.5 },
 };
 
+/** Samples per side and per-case error probability of the statistical TIPNI suite. */
+export const STAT_SAMPLES = 100;
+export const STAT_DELTA = 1e-6;
+
+/**
+ * TIPNI by sampling (statistical mode, `statistical.ts`), for targets that cannot be enumerated exactly:
+ * each side is run `STAT_SAMPLES` times with oracles drawn from `μ_M`; a case fails only when the
+ * two-sample test rejects compatibility, which is wrong with probability ≤ `STAT_DELTA` per case (so at
+ * most N·δ over N cases). Opt-in: `--suite stat-tipni`.
+ */
+export const targetStatTipni: TargetSuite<PairCase<unknown>> = {
+  ...targetTipni,
+  name: 'stat-tipni',
+  title: `Theorem 1 (TIPNI) by sampling: incompatibility rejected at error probability ≤ ${STAT_DELTA} per case`,
+  check: async <L>(c0: PairCase<unknown>, env: TargetEnv<L>) => {
+    const c = c0 as PairCase<L>;
+    const model = modelOf(c.model);
+    const seed = Number(BigInt.asUintN(31, BigInt(hashString(JSON.stringify([c.model, c.fuel, c.conv])))));
+    const s0 = await sampleClasses(env.target, model, c.obs, c.pc, conversationOf(c, 0), programOf(c, 0), c.fuel, STAT_SAMPLES, seed);
+    const s1 = await sampleClasses(env.target, model, c.obs, c.pc, conversationOf(c, 1), programOf(c, 1), c.fuel, STAT_SAMPLES, seed + 1);
+    const t = compatibilityTest(s0, s1, STAT_DELTA);
+    const stats = { 'positive mass': s0.some((q) => q !== undefined) && s1.some((q) => q !== undefined) };
+    if (!t.rejected) return { outcome: HOLDS, stats };
+    return { outcome: fails(`observer distributions are incompatible (sampled: μ0(A) + μ1(Aᶜ) ≈ ${t.statistic.toFixed(3)} > ${t.threshold.toFixed(3)}; error probability ≤ ${STAT_DELTA})`), stats };
+  },
+  thresholds: { 'positive mass': 1 / 3 },
+};
+
 /** A target suite of unknown case type. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyTargetSuite = TargetSuite<any>;
@@ -182,8 +212,9 @@ export type AnyTargetSuite = TargetSuite<any>;
 /** The suites `llmbda check --target` runs, in order. */
 export const TARGET_SUITES: readonly AnyTargetSuite[] = [targetTipni, targetInsulatedTipni, targetDiff];
 
+/** Every target suite by name, the opt-in ones included. */
 export function targetSuiteByName(name: string): AnyTargetSuite | undefined {
-  return TARGET_SUITES.find((s) => s.name === name);
+  return [...TARGET_SUITES, targetStatTipni as AnyTargetSuite].find((s) => s.name === name);
 }
 
 /** A target verdict: the built-in verdict plus the masked-case count and the construct class of a failure. */
