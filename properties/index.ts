@@ -1,4 +1,5 @@
 /** Public entry `llmbda-check/properties`: every property suite (one theorem per file), to run with `runSuite` or `assertSuite`. */
+export * from './adapter-theorem3.ts';
 export * from './banking-suites.ts';
 export * from './confinement.ts';
 export * from './distributions.ts';

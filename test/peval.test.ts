@@ -18,7 +18,7 @@ import { pevalDistribution } from '../src/semantics/oracle-tree.ts';
 import type { PModel } from '../src/semantics/model.ts';
 import { coinModel, constModel, randomModel } from '../src/semantics/models/index.ts';
 import type { Conversation } from '../src/semantics/config.ts';
-import { makeRng, sampledOracle } from '../src/cli/sampling.ts';
+import { makeRng, sampledOracle } from '../src/semantics/sampling.ts';
 import { render } from './helpers/render.ts';
 
 const lat = powersetUS;

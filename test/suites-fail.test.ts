@@ -75,6 +75,7 @@ const BREAKAGES: readonly Breakage[] = [
   { suite: 'lemma5', lattice: 'two-point', broken: { semantics: variant('app-at-pc') }, what: 'App runs bodies at pc (catalogue app-at-pc): Δ exceeds the divergence bound' },
   { suite: 'leakage', lattice: 'powerset-us', broken: { semantics: variant('send-no-nsu') }, what: 'Send without no-sensitive-upgrade (catalogue send-no-nsu): bits leak with no divergence to pay for them' },
   { suite: 'theorem3', lattice: 'powerset-us', broken: { semantics: variant('recv-at-pc') }, what: 'the evaluator runs responses at pc, peval at lc (catalogue recv-at-pc)' },
+  { suite: 'adapter-theorem3', lattice: 'powerset-us', broken: { semantics: variant('recv-at-pc') }, what: 'the evaluator runs responses at pc, the reference target (enumerated through the oracle) at lc' },
 ];
 
 describe('ability to fail: each suite catches the breakage it is meant for, and the counterexample replays', () => {

@@ -22,6 +22,7 @@ import { theorem3 } from '../../properties/theorem3.ts';
 import { generators } from '../../properties/generators.ts';
 import { leakage } from '../../properties/leakage.ts';
 import { v2Equivalence } from '../../properties/v2-equivalence.ts';
+import { adapterTheorem3 } from '../../properties/adapter-theorem3.ts';
 import { endorseNoCascade } from '../../properties/endorse-no-cascade.ts';
 import { endorseBounded } from '../../properties/endorse-bounded.ts';
 import type { AnyEndorseSuite } from '../endorse/hunt.ts';
@@ -38,7 +39,7 @@ import { ppmfBridgeUnrelatedConfirmation } from '../../properties/ppmf-bridge-un
 
 /** The LLMbda theorem suites, in the order `llmbda check` prints them. */
 export const LLMBDA_SUITES: readonly LlmbdaSuite[] = [
-  confinement, lemma2, tipni, insulatedTipni, stripping, highBlindness, lemma13, lemma3, lemma4, lemma5, leakage, theorem3, generators, v2Equivalence,
+  confinement, lemma2, tipni, insulatedTipni, stripping, highBlindness, lemma13, lemma3, lemma4, lemma5, leakage, theorem3, generators, v2Equivalence, adapterTheorem3,
 ];
 
 /** Suites that are not per-lattice theorem suites (run once, or on a user lattice). */

@@ -15,6 +15,7 @@ import { UserError } from '../util/absurd.ts';
 import { integer, positiveInt } from './common.ts';
 import { renderTable } from '../util/table.ts';
 import type { CommandResult } from './main.ts';
+import { runTargetCheck } from './cmd-target.ts';
 
 interface CheckOpts {
   runs: number;
@@ -41,7 +42,11 @@ export function registerCheck(program: Command, result: CommandResult): void {
     .option('--workers <n>', 'worker threads (default: one per core)', positiveInt('--workers'))
     .option('--no-progress', 'no progress bar')
     .option('--json', 'machine-readable output')
-    .action(async (opts: CheckOpts) => {
+    .option('--target <file|stdio:cmd>', 'check an implementation under test instead (docs/targets.md); with --mask, --replay FILE')
+    .option('--mask <constructs>', 'with --target: constructs it cannot express, e.g. endorse,prim:toStr')
+    .option('--replay <file.json>', 'with --target: judge a saved target counterexample')
+    .action(async (opts: CheckOpts & { target?: string; mask?: string; replay?: string }) => {
+      if (opts.target) return runTargetCheck({ ...opts, target: opts.target }, result);
       const seed = opts.seed ?? defaultSeed();
       const lattices = opts.lattice ?? [...SHIPPED_LATTICES];
       const userLattices = lattices.filter((l) => /\.(ts|js|mts|mjs)$/.test(l));

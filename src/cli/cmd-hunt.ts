@@ -15,6 +15,7 @@ import { allSuiteNames, ENDORSE_SUITES, PPMF_SUITES } from '../api/registry.ts';
 import { huntPpmf } from '../ppmf/hunt.ts';
 import { huntEndorse } from '../endorse/hunt.ts';
 import { huntBanking } from '../api/banking-hunt.ts';
+import { runTargetHunt } from './cmd-target.ts';
 
 interface HuntFlags {
   variant?: string;
@@ -48,7 +49,10 @@ export function registerHunt(program: Command, result: CommandResult): void {
     .option('--out <dir>', 'save the counterexample in this folder (nothing is written without it)')
     .option('--no-minimise', 'skip the minimiser after fast-check\'s shrinking')
     .option('--json', 'machine-readable output')
-    .action(async (flags: HuntFlags) => {
+    .option('--target <file|stdio:cmd>', 'hunt in an implementation under test instead (docs/targets.md; saved with --out)')
+    .option('--mask <constructs>', 'with --target: constructs it cannot express, e.g. endorse,prim:toStr')
+    .action(async (flags: HuntFlags & { target?: string; mask?: string }) => {
+      if (flags.target) return runTargetHunt({ ...flags, target: flags.target }, result);
       if (flags.system === 'ppmf' || flags.system === 'endorse') {
         const r = flags.system === 'ppmf'
           ? huntPpmf({ suites: PPMF_SUITES, variant: flags.variant ?? 'ppmf', timeMs: flags.time, ...(flags.seed !== undefined ? { seed: flags.seed } : {}), ...(flags.suite ? { suite: flags.suite } : {}) })

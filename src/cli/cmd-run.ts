@@ -15,7 +15,7 @@ import { resolveModel } from '../semantics/models/index.ts';
 import { closeProgram, loadPrelude } from '../semantics/prelude.ts';
 import { failureKey, showConversation, type Conversation } from '../semantics/config.ts';
 import { peval } from '../semantics/peval.ts';
-import { makeRng, NoResponse, sampledOracle } from './sampling.ts';
+import { makeRng, NoResponse, sampledOracle } from '../semantics/sampling.ts';
 import { parseLabelFlag, positiveInt, integer, readText } from './common.ts';
 import { renderTable } from '../util/table.ts';
 import type { CommandResult } from './main.ts';

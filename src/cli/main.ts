@@ -27,6 +27,7 @@ export function packageVersion(): string {
   }
 }
 import { registerBanking } from './cmd-banking.ts';
+import { registerDiff } from './cmd-target.ts';
 
 /** The exit code a command asks for (commands set it; 0 when unset). */
 export interface CommandResult { exitCode: number }
@@ -46,6 +47,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   registerPpmf(program);
   registerLeak(program);
   registerBanking(program, result);
+  registerDiff(program, result);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return result.exitCode;

@@ -97,7 +97,7 @@ export function rawProgramArb<L>(o: ProgramGenOptions<L>): fc.Arbitrary<Expr<L>>
   const highs = o.obs === undefined ? [] : highLabels(lat, o.obs);
   const w = (tunedWeight: number): number => (tuned ? tunedWeight : 1);
 
-  const { expr } = fc.letrec<{ expr: Expr<L>; leaf: Expr<L>; secret: Expr<L>; labelExpr: Expr<L>; boolish: Expr<L>; numberish: Expr<L>; indexish: Expr<L> }>((tie) => {
+  const { expr } = fc.letrec<{ expr: Expr<L>; leaf: Expr<L>; secret: Expr<L>; labelExpr: Expr<L>; boolish: Expr<L>; numberish: Expr<L>; indexish: Expr<L>; operand: Expr<L>; structure: Expr<L> }>((tie) => {
     const e = tie('expr');
     const numberish = tie('numberish');
     const indexish = tie('indexish');
@@ -105,6 +105,8 @@ export function rawProgramArb<L>(o: ProgramGenOptions<L>): fc.Arbitrary<Expr<L>>
     const secret = tie('secret');
     const labelExpr = tie('labelExpr');
     const boolish = tie('boolish');
+    const operand = tie('operand');
+    const structure = tie('structure');
     const branches: { weight: number; arbitrary: fc.Arbitrary<Expr<L>> }[] = [
       { weight: w(4), arbitrary: leaf },
       // lambda calculus
@@ -168,6 +170,26 @@ export function rawProgramArb<L>(o: ProgramGenOptions<L>): fc.Arbitrary<Expr<L>>
           }) as Expr<L>),
       });
     }
+    // Operators on every operand shape (issue 13): scalars, labelled scalars, arrays/records holding
+    // labelled values, containers labelled above their elements, closures, variables.
+    branches.push({ weight: w(2), arbitrary: fc.tuple(fc.constantFrom('+', '+', '==', '-', '<'), operand, operand).map(([op, a, b]) => binop(op, a, b)) });
+    branches.push({ weight: w(1), arbitrary: fc.tuple(fc.constantFrom('toStr', 'shape'), operand).map(([p, a]) => prim(p, a)) });
+    // a container labelled above its elements (an operator's result), indexed, possibly by a high index
+    branches.push({ weight: w(1), arbitrary: fc.tuple(structure, fc.oneof(structure, operand), indexish).map(([a, b, i]) => ({ kind: 'index', target: binop('+', a, b), index: i }) as Expr<L>) });
+    if (highs.length > 0 && tuned) {
+      // a secret inside an array operand, the result sent: `send ([⟦l: a|b⟧, e] + [])`
+      branches.push({
+        weight: 2,
+        arbitrary: fc.tuple(fc.constantFrom(...highs), fc.constantFrom(num(0), num(1)), fc.constantFrom(num(0), num(1), bool(true)), e, fc.boolean())
+          .map(([l, a, b, x, extra]) => ({ kind: 'send', arg: binop('+', arr(hole(l, ...differing(lat, lat.top, a, b)), x), extra ? arr(x) : arr()) }) as Expr<L>),
+      });
+    }
+    // a variable bound to a structure (or a function), then read under a raised pc: returned, endorsed, sent or indexed
+    branches.push({
+      weight: w(1),
+      arbitrary: fc.tuple(fc.oneof({ weight: 3, arbitrary: structure }, { weight: 1, arbitrary: e.map((b) => lam(b)) }), labels, labelLit, fc.constantFrom('endorse', 'send', 'index', 'itself'))
+        .map(([st, l, t, how]) => letIn(st, { kind: 'label', label: l, body: how === 'itself' ? ref(0) : how === 'endorse' && o.endorse ? { kind: 'endorse', label: t, body: ref(0) } : how === 'index' ? { kind: 'index', target: ref(0), index: num(0) } : { kind: 'send', arg: ref(0) } }) as Expr<L>),
+    });
     // a conversation effect under a raised pc (the no-sensitive-upgrade checks)
     branches.push({
       weight: w(2),
@@ -228,6 +250,25 @@ export function rawProgramArb<L>(o: ProgramGenOptions<L>): fc.Arbitrary<Expr<L>>
         { weight: 1, arbitrary: fc.tuple(labels, labelLit).map(([l, x]) => ({ kind: 'label', label: l, body: x }) as Expr<L>) },
         { weight: 1, arbitrary: e },
       ),
+      // operand shapes of operators (issue 13's coverage table, docs/generators.md)
+      operand: fc.oneof(
+        { weight: 2, arbitrary: fc.constantFrom(num(0), num(1), str('a')) },
+        { weight: 2, arbitrary: fc.tuple(labels, fc.constantFrom(num(0), num(1), str('a'))).map(([l, v]) => ({ kind: 'label', label: l, body: v }) as Expr<L>) },
+        ...(highs.length > 0 ? [{ weight: 2, arbitrary: fc.tuple(fc.constantFrom(...highs), fc.constantFrom(num(0), num(1)), fc.constantFrom(num(0), num(1), num(2))).map(([l, a, b]) => hole(l, ...differing(lat, lat.top, a, b))) }] : []),
+        { weight: 3, arbitrary: structure },
+        { weight: 1, arbitrary: fc.constant(arr<L>()) },
+        { weight: 1, arbitrary: fc.constant(lam<L>(ref(0))) },
+        { weight: 2, arbitrary: fc.constant(ref(0)) },
+        { weight: 1, arbitrary: e },
+      ),
+      // arrays and records holding labelled values, labelled above or below their elements
+      structure: fc.tuple(fc.constantFrom('array', 'record'), fc.option(labels, { nil: undefined }), labels, fc.constantFrom(num(0), num(1), str('a')),
+        highs.length > 0 ? fc.option(fc.tuple(fc.constantFrom(...highs), fc.constantFrom(num(0), num(1)), fc.constantFrom(num(0), num(1), num(2))), { nil: undefined }) : fc.constant(undefined))
+        .map(([k, outer, inner, v, h]) => {
+          const x: Expr<L> = h ? hole(h[0], ...differing(lat, lat.top, h[1], h[2])) : { kind: 'label', label: inner, body: v };
+          const c: Expr<L> = k === 'array' ? arr(x) : { kind: 'record', fields: [{ name: 'a', expr: x }] };
+          return outer === undefined ? c : { kind: 'label', label: outer, body: c } as Expr<L>;
+        }),
       boolish: fc.oneof(
         { weight: 3, arbitrary: fc.tuple(labels, fc.boolean()).map(([l, b]) => ({ kind: 'label', label: l, body: bool(b) }) as Expr<L>) },
         ...(highs.length > 0 ? [{ weight: 5, arbitrary: fc.tuple(fc.constantFrom(...highs), secret, secret).map(([l, a, b]) => hole(l, ...differing(lat, lat.top, a, b))) }] : []),

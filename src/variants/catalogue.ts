@@ -8,7 +8,8 @@
 import type { Expr } from '../syntax/ast.ts';
 import type { Ev } from '../semantics/ev.ts';
 import type { Conv, ODist } from '../semantics/odist.ts';
-import { appBody, arrayPosition, decodeLabel } from '../semantics/rules.ts';
+import { appBody, arrayPosition, decodeLabel, primAfter } from '../semantics/rules.ts';
+import { isValue } from '../syntax/helpers.ts';
 import { pairOf, integrityOf, confidentialityOf } from '../lattice/lattice.ts';
 import { describeValue } from '../semantics/values.ts';
 import { UserError } from '../util/absurd.ts';
@@ -359,6 +360,45 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
       '-ev.then(ev.eval(pc, conv, e.body, fuel), (_c1, v) => ev.ret(conv, v))',
       '+ev.then(ev.eval(pc, conv, e.body, fuel), (c1, v) => ev.ret({ label: ev.join(conv.label, c1.label), msgs: conv.msgs }, v))',
     ].join('\n'),
+  },
+  // Issue 13: two of the three faults found in a real environment-based port (the third, deepLabel not
+  // terminating on cyclic environments, needs environments: examples/targets/env-interpreter.ts).
+  {
+    name: 'binop-top-labels',
+    description: 'A binary operator labels its result pc ⊔ the operands\' top-level labels, forgetting labels nested inside array/record operands.',
+    rules: {
+      Prim: (ev, pc, conv, e, fuel) =>
+        ev.then(ev.eval(pc, conv, e.arg, fuel), (c1, v) => {
+          if (!e.name.startsWith('binop_') || v.body.kind !== 'array') return primAfter(ev, pc, c1, v, e);
+          const r = ev.primEval(e.name, ev.strip(v));
+          if (!r.ok) return ev.stuck('Prim', r.reason);
+          const top = v.body.elems.reduce((a, x) => ev.join(a, x.label), v.label);
+          return ev.ret(c1, ev.value(ev.join(pc, top) /* CHANGED: was deepLabel(V) */, ev.wrap(r.value)));
+        }),
+    },
+    expected: { leaksOn: [...ALL], soundOn: [], caughtBy: 'tipni' },
+    diff: [
+      ' // primAfter, for binop_* on [V1, V2]',
+      '-return ev.ret(c1, ev.value(ev.join(pc, ev.deepLabel(v)), ev.wrap(r.value)));',
+      '+return ev.ret(c1, ev.value(ev.join(pc, ℓ(v) ⊔ ℓ(V1) ⊔ ℓ(V2)), ev.wrap(r.value)));',
+    ].join('\n'),
+    smallest: { file: 'counterexamples/binop-top-labels-powerset-us-1.json', suite: 'tipni', lattice: 'powerset-us', size: 12 },
+  },
+  {
+    name: 'value-read-top-label',
+    description: 'Re-running a value (a substituted variable) joins pc into its top label only: values nested in it keep their labels, as when a port\'s variable read joins the outer label at the top.',
+    rules: {
+      // Same derivation (and fuel) as the reference; only the result's nested labels differ.
+      Labelled: (ev, pc, conv, e, fuel) =>
+        ev.then(ev.eval(ev.join(pc, e.label), conv, e.body, fuel), (c1, v) => ev.ret(c1, isValue(e) ? ev.raise(pc, e) /* CHANGED: was v, whose nested labels are raised too */ : v)),
+    },
+    expected: { leaksOn: [...ALL], soundOn: [], caughtBy: 'theorem3' },
+    diff: [
+      ' // ruleLabelled',
+      '-return ev.eval(ev.join(pc, e.label), conv, e.body, fuel);',
+      '+return ev.then(ev.eval(ev.join(pc, e.label), conv, e.body, fuel), (c1, v) => ev.ret(c1, isValue(e) ? ev.raise(pc, e) : v));',
+    ].join('\n'),
+    smallest: { file: 'counterexamples/value-read-top-label-powerset-us-1.json', suite: 'theorem3', lattice: 'powerset-us', size: 4 },
   },
 ];
 

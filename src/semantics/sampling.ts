@@ -5,8 +5,8 @@
  */
 import seedrandom from 'seedrandom';
 import * as Q from '../distributions/rational.ts';
-import type { PModel } from '../semantics/model.ts';
-import type { Oracle } from '../semantics/peval.ts';
+import type { PModel } from './model.ts';
+import type { Oracle } from './peval.ts';
 
 /** A uniform bigint in [0, n) from a seeded generator (rejection sampling on 32-bit chunks). */
 function uniformBelow(rng: seedrandom.PRNG, n: bigint): bigint {
