@@ -12,7 +12,7 @@ import { PPMF_SUITES, PPMF_BRIDGE_SUITES, LLMBDA_SUITES, checkSuiteNames } from 
 import { runPool } from '../runner/pool.ts';
 import { CHECK_JOBS, jobCost, type Job, type JobResult } from '../api/jobs.ts';
 import { UserError } from '../util/absurd.ts';
-import { integer, positiveInt } from './common.ts';
+import { positiveInt, seed32 } from './common.ts';
 import { renderTable } from './table.ts';
 import type { CommandResult } from './main.ts';
 
@@ -34,7 +34,7 @@ export function registerCheck(program: Command, result: CommandResult): void {
     .command('check')
     .description('run the property suites (theorems, lemmas, lattice laws) and print a verdict table')
     .option('--runs <n>', 'generated cases per (suite, lattice)', positiveInt('--runs'), 2000)
-    .option('--seed <s>', 'seed (default: random; printed for replay)', integer('--seed'))
+    .option('--seed <s>', 'seed (default: random; printed for replay)', seed32("--seed"))
     .option('--suite <name>', `only this suite (repeatable): ${checkSuiteNames().join(', ')}`, collect)
     .option('--lattice <name|file.ts>', 'only this lattice (repeatable): a shipped name or a user lattice file', collect)
     .option('--variant <name|file.ts>', 'check a variant semantics instead of the reference')

@@ -15,7 +15,9 @@ import { closeProgram, loadPrelude } from '../semantics/prelude.ts';
 import { failureKey, showConversation, type Conversation } from '../semantics/config.ts';
 import { peval } from '../semantics/peval.ts';
 import { makeRng, NoResponse, sampledOracle } from './sampling.ts';
-import { parseLabelFlag, positiveInt, integer, readText } from './common.ts';
+import { duration, parseLabelFlag, positiveInt, readText, seed32, stackMb } from './common.ts';
+import { BudgetExceeded } from '../semantics/errors.ts';
+import { UserError } from '../util/absurd.ts';
 import { renderTable } from './table.ts';
 import type { CommandResult } from './main.ts';
 import { inLargeStack } from './large-stack.ts';
@@ -31,6 +33,8 @@ export interface RunOpts {
   json?: boolean;
   variant?: string;
   stackMb: number;
+  caseTimeout?: number;
+  maxSteps?: number;
 }
 
 export function registerRun(program: Command, result: CommandResult): void {
@@ -44,11 +48,13 @@ export function registerRun(program: Command, result: CommandResult): void {
     .option('--pc <label>', 'starting program-counter label (default ⊥)')
     .option('--variant <name|file.ts>', 'evaluate under a variant semantics instead of the reference')
     .option('--sample <n>', 'run peval N times with a seeded sampled oracle and print frequencies', positiveInt('--sample'))
-    .option('--seed <s>', 'seed for --sample', integer('--seed'), 1)
-    .option('--stack-mb <n>', 'JavaScript stack for the evaluation worker, in MB (deep recursion needs more)', positiveInt('--stack-mb'), 512)
+    .option('--seed <s>', 'seed for --sample', seed32("--seed"), 1)
+    .option('--stack-mb <n>', 'JavaScript stack for the evaluation worker, in MB, at most 4096 (deep recursion needs more)', stackMb('--stack-mb'), 512)
+    .option('--case-timeout <duration>', 'wall-clock limit of the evaluation (it is stopped and reported)', duration('--case-timeout'), 60_000)
+    .option('--max-steps <n>', 'evaluation steps before the run is stopped (default: unlimited, fuel and --case-timeout bound it)', positiveInt('--max-steps'))
     .option('--json', 'machine-readable output')
     .action(async (file: string, opts: RunOpts) => {
-      const { stdout, exitCode } = await inLargeStack<RunOutput>('run', { file, opts }, opts.stackMb);
+      const { stdout, exitCode } = await inLargeStack<RunOutput>('run', { file, opts }, opts.stackMb, opts.caseTimeout ?? 60_000);
       process.stdout.write(stdout);
       result.exitCode = exitCode;
     });
@@ -66,7 +72,13 @@ export async function executeRun(file: string, opts: RunOpts): Promise<RunOutput
   const conv: Conversation<unknown> = { label: lat.bottom, messages: [] };
   if (opts.sample !== undefined) return { stdout: sampleRun(lat, model, opts, pc, conv, expr, prelude), exitCode: 0 };
   const semantics = opts.variant ? await resolveVariantSemantics(opts.variant) : undefined;
-  const res = evaluate(model, lat, pc, conv, expr, opts.fuel, { prelude, ...(semantics ? { semantics } : {}) });
+  let res;
+  try {
+    res = evaluate(model, lat, pc, conv, expr, opts.fuel, { prelude, ...(semantics ? { semantics } : {}), ...(opts.maxSteps !== undefined ? { maxSteps: opts.maxSteps } : {}) });
+  } catch (e) {
+    if (e instanceof BudgetExceeded) throw new UserError(`${file}: ${e.message} (--max-steps ${opts.maxSteps}); raise --max-steps or lower --fuel`);
+    throw e;
+  }
   const rows = entries(res.finals);
   if (opts.json) {
     return {
