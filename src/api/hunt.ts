@@ -204,13 +204,13 @@ export async function hunt(opts: HuntOptions): Promise<HuntResult> {
     };
   }
   const timeMs = performance.now() - started;
-  const short = searched.filter((s) => s.suite !== primContract.name && s.cases < Math.min(opts.runs ?? Infinity, powerOf(s.suite)));
+  const short = searched.filter((s) => s.suite !== primContract.name && s.cases < powerOf(s.suite));
   const inconclusive = short.length > 0 || tried === 0;
   const report = [
     inconclusive
       ? `INCONCLUSIVE: variant ${variant.name} survived ${tried} generated case${tried === 1 ? '' : 's'} in ${(timeMs / 1000).toFixed(1)} s (seed ${seed}), too few to call it clean.`
       : `No counterexample: variant ${variant.name} survived ${tried} generated case${tried === 1 ? '' : 's'} in ${(timeMs / 1000).toFixed(1)} s (seed ${seed}).`,
-    ...searched.map((s) => `  ${s.suite.padEnd(16)} ${s.lattice.padEnd(12)} ${String(s.cases).padStart(7)} cases  ${(s.ms / 1000).toFixed(1)} s${short.includes(s) ? `   (fewer than the ${Math.min(opts.runs ?? Infinity, powerOf(s.suite))} a clean bill needs)` : ''}`),
+    ...searched.map((s) => `  ${s.suite.padEnd(16)} ${s.lattice.padEnd(12)} ${String(s.cases).padStart(7)} cases  ${(s.ms / 1000).toFixed(1)} s${short.includes(s) ? `   (fewer than the ${powerOf(s.suite)} a clean bill needs)` : ''}`),
     `  variant: ${variant.description}`,
     inconclusive
       ? `Run longer (--time) or give a case budget (--runs ${CLEAN_BILL_CASES} or more), e.g. npx llmbda hunt --variant ${variantSpec} --seed ${seed} --runs ${CLEAN_BILL_CASES}`

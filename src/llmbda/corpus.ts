@@ -123,10 +123,13 @@ export function validateEntry(file: string, json: unknown): CorpusEntry {
 function validateModel(m: unknown, bad: (field: string, why: string) => UserError): void {
   const responses = (r: unknown, where: string): void => {
     if (!Array.isArray(r)) throw bad(where, 'must be an array of [response, "p/q"] pairs');
+    let total = Q.ZERO;
     r.forEach((x: unknown, i) => {
       if (!Array.isArray(x) || x.length !== 2 || typeof x[0] !== 'string' || typeof x[1] !== 'string') throw bad(`${where}[${i}]`, 'must be a [response, "p/q"] pair of strings');
       const q = Q.parseRational(x[1] as string);
       if (q === undefined || Q.lt(q, Q.ZERO)) throw bad(`${where}[${i}][1]`, `must be an exact non-negative rational like "3/10", got ${JSON.stringify(x[1])}`);
+      total = Q.add(total, q);
+      if (Q.lt(Q.ONE, total)) throw bad(`${where}[${i}][1]`, `makes the weights sum to ${Q.show(total)} > 1: a model's responses are a (sub-)distribution`);
     });
   };
   const o = m as Record<string, unknown> | null;
