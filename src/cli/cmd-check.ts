@@ -106,8 +106,7 @@ export function registerCheck(program: Command, result: CommandResult): void {
         if (opts.json) {
           process.stdout.write(`${JSON.stringify({ seed, runs: opts.runs, ok: false, interrupted: signal, unfinished: jobs.length - finished.length, results: finished.map(jsonResult) }, null, 2)}\n`);
         } else {
-          process.stdout.write(`${renderVerdicts(order(finished, jobs), seed, opts.variant)}\n`);
-          process.stdout.write(`INTERRUPTED (${signal}): ${finished.length} of ${jobs.length} verdicts finished (shown above); the others were not run to the end.\n`);
+          process.stdout.write(`${renderVerdicts(order(finished, jobs), seed, opts.variant, { signal, total: jobs.length })}\n`);
         }
       }, async () => {
         bar?.start(jobs.length, 0, { last: '' });
@@ -160,7 +159,7 @@ function showStats(stats: Readonly<Record<string, number>>): string {
 }
 
 /** The verdict table plus the details of every failure. */
-export function renderVerdicts(results: readonly JobResult[], seed: number, variant?: string): string {
+export function renderVerdicts(results: readonly JobResult[], seed: number, variant?: string, interrupted?: { readonly signal: string; readonly total: number }): string {
   const status = (r: JobResult): string =>
     r.status === 'holds' ? pc.green('holds') : r.status === 'fails' ? pc.red('FAILS') : r.status === 'vacuous' ? pc.yellow('VACUOUS') : pc.red('ERROR');
   const rows = results.map((r) => [
@@ -181,6 +180,10 @@ export function renderVerdicts(results: readonly JobResult[], seed: number, vari
   }
   out.push(...renderCorpus(results));
   const bad = results.filter((r) => r.status !== 'holds').length;
+  if (interrupted) {
+    out.push('', pc.yellow(`INTERRUPTED (${interrupted.signal}): ${results.length} of ${interrupted.total} verdicts finished (shown above), ${bad} of them not holding; the others were not run to the end.`));
+    return out.join('\n');
+  }
   out.push('', bad === 0 ? pc.green(`all ${results.length} verdicts hold`) : pc.red(`${bad} of ${results.length} verdicts do not hold`));
   return out.join('\n');
 }
