@@ -231,7 +231,7 @@ function powerOf(suiteName: string): number {
 /** One line saying where a finding went (or which smaller entry was kept). */
 export function describeSave(s: SaveOutcome): string {
   if (s.kind === 'kept') return `Not saved: ${s.file} already holds a case for the same variant, suite, lattice and seed with ${s.size} AST nodes (no larger entry replaces it).`;
-  return `Saved: ${s.file} (and ${s.file.replace(/\.json$/, '.lam')})${s.replaced && s.replaced.size > s.size ? `, replacing an entry of ${s.replaced.size} AST nodes` : ''}`;
+  return `Saved: ${s.file} (and ${s.file.replace(/\.json$/, '.lam')})${s.replaced && s.replaced.size > s.size ? `, replacing an entry of ${s.replaced.size} AST nodes` : ''}\nReplay the saved case: npx llmbda replay ${s.file}`;
 }
 
 // ---------------------------------------------------------------------------------------------
