@@ -129,7 +129,7 @@ describe('pairs as one skeleton', () => {
 });
 
 describe('corpus files are validated on load', () => {
-  const good: CorpusEntry = loadEntry('counterexamples/send-no-nsu-tipni-powerset-us-1.json');
+  const good: CorpusEntry = loadEntry('counterexamples/send-no-nsu-powerset-us-1.json');
   const bad = (patch: Record<string, unknown>): unknown => ({ ...good, ...patch });
   const cases: [string, unknown, RegExp][] = [
     ['not an object', [1, 2], /x\.json: a corpus file is a JSON object/],
