@@ -223,6 +223,12 @@ describe.concurrent('user code in a sandbox of time', () => {
     expect(r.stderr).toMatch(/^llmbda: case \d+ timed out in test\/fixtures\/robust\/loop-rule\.ts:Recv: no progress for 2\.0 s/);
   }, 150_000);
 
+  it('replay under a looping variant is stopped too (it judges in a supervised worker)', async () => {
+    const r = await llmbda(['replay', 'counterexamples/recv-at-pc-powerset-us-1.json', '--variant', `${FIX}/loop-rule.ts`, '--case-timeout', '1s']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/timed out in test\/fixtures\/robust\/loop-rule\.ts:Recv/);
+  }, 150_000);
+
   it('a throwing rule is the user\'s error, with file and line, exit 2', async () => {
     const r = await hunt('throw-rule.ts');
     expect(r.code).toBe(2);

@@ -169,12 +169,12 @@ export async function hunt(opts: HuntOptions): Promise<HuntResult> {
   // Progress during fast-check's shrinking: the first failing case at once, then at most every 300 ms.
   let lastEmit = 0;
   let foundAt = 0;
-  const onFailure = progress ? (t: HuntTarget<never, never>, c: unknown, reason: string): void => {
+  const onFailure = progress ? (t: HuntTarget<never, never>, c: unknown, reason: string, at: { testsToFailure: number; timeToFailureMs: number }): void => {
     const now = performance.now();
     if (foundAt > 0 && now - lastEmit < 300) return;
     const target = t as unknown as HuntTarget<unknown, LlmbdaCtx<unknown>>;
     const d = describeFinding(finishOpts, variant, target.suite as LlmbdaSuite, target.ctx, c as never,
-      { suite: target.suite.name, lattice: target.label, seed, path: '', testsToFailure: 0, timeToFailureMs: 0, shrinks: 0, shrinkMs: 0, reason });
+      { suite: target.suite.name, lattice: target.label, seed, path: '', testsToFailure: at.testsToFailure, timeToFailureMs: at.timeToFailureMs, shrinks: 0, shrinkMs: 0, reason });
     progress({ kind: foundAt === 0 ? 'found' : 'improved', suite: target.suite.name, lattice: target.label, size: d.size, entry: d.entry, report: d.report });
     if (foundAt === 0) foundAt = now;
     lastEmit = performance.now();

@@ -16,7 +16,7 @@ import { saveFinding, type CorpusEntry, type SaveOutcome } from '../llmbda/corpu
 import { latticeByName } from '../lattice/registry.ts';
 import type { HuntTaskArgs, HuntTaskResult } from './hunt-task.ts';
 import type { CommandResult } from './main.ts';
-import { replay } from '../api/hunt.ts';
+import type { ReplayResult } from '../api/hunt.ts';
 import { allSuiteNames, PPMF_SUITES } from '../api/registry.ts';
 import { huntPpmf } from '../ppmf/hunt.ts';
 
@@ -78,9 +78,12 @@ export function registerHunt(program: Command, result: CommandResult): void {
     .description('re-run a saved counterexample: the suite\'s check under the reference semantics and under the variant')
     .argument('<file>', 'a corpus file (counterexamples/*.json)')
     .option('--variant <name|file.ts>', 'judge under this variant instead of the one recorded in the file')
+    .option('--case-timeout <duration>', 'wall-clock limit of each judgement (a looping user rule is stopped and named)', duration('--case-timeout'), DEFAULT_CASE_TIMEOUT_MS)
     .option('--json', 'machine-readable output')
-    .action(async (file: string, flags: { variant?: string; json?: boolean }) => {
-      const r = await replay(file, flags.variant ? { variant: flags.variant } : {});
+    .action(async (file: string, flags: { variant?: string; json?: boolean; caseTimeout: number }) => {
+      // In a supervised worker: a variant file's rules may loop.
+      const r = await startInWorker<Pick<ReplayResult, 'file' | 'ok' | 'reference' | 'variant' | 'report'>>('replay', { file, ...(flags.variant ? { variant: flags.variant } : {}) },
+        { stackMb: 256, caseTimeoutMs: flags.caseTimeout }).result;
       result.exitCode = r.ok ? 0 : 1;
       if (flags.json) {
         process.stdout.write(`${JSON.stringify({ file, ok: r.ok, reference: r.reference, variant: r.variant }, null, 2)}\n`);

@@ -2,7 +2,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { installHeartbeat } from '../util/heartbeat.ts';
 
-const { task, args, heartbeat } = workerData as { task: 'run' | 'hunt'; args: unknown; heartbeat?: SharedArrayBuffer };
+const { task, args, heartbeat } = workerData as { task: 'run' | 'hunt' | 'replay'; args: unknown; heartbeat?: SharedArrayBuffer };
 if (heartbeat) installHeartbeat(heartbeat, (site, where) => parentPort?.postMessage({ site, where }));
 const emit = (event: unknown): void => parentPort?.postMessage({ event });
 try {
@@ -11,6 +11,11 @@ try {
     const { executeRun } = await import('./cmd-run.ts');
     const a = args as { file: string; opts: Parameters<typeof executeRun>[1] };
     value = await executeRun(a.file, a.opts);
+  } else if (task === 'replay') {
+    const { replay } = await import('../api/hunt.ts');
+    const a = args as { file: string; variant?: string };
+    const r = await replay(a.file, a.variant !== undefined ? { variant: a.variant } : {});
+    value = { file: r.file, ok: r.ok, reference: r.reference, variant: r.variant, report: r.report };
   } else {
     const { executeHunt } = await import('./hunt-task.ts');
     value = await executeHunt(args as Parameters<typeof executeHunt>[0], emit);

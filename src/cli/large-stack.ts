@@ -15,7 +15,7 @@ import { StackLimitError } from '../semantics/ev.ts';
 import { BEATS, HEARTBEAT_BYTES, SITE } from '../util/heartbeat.ts';
 
 /** Tasks a worker can run, by name. */
-export type TaskName = 'run' | 'hunt';
+export type TaskName = 'run' | 'hunt' | 'replay';
 
 /** The largest `--stack-mb` accepted (a thread's stack is reserved up front; more fails to start). */
 export const MAX_STACK_MB = 4096;

@@ -41,7 +41,7 @@ export interface DriveOptions {
   /** Least time given to one target, so every target is tried (default 100 ms). */
   readonly minShareMs?: number;
   /** The first failing case the moment it is found, then each smaller one shrinking reaches. */
-  readonly onFailure?: (target: HuntTarget<never, never>, c: unknown, reason: string) => void;
+  readonly onFailure?: (target: HuntTarget<never, never>, c: unknown, reason: string, at: { readonly testsToFailure: number; readonly timeToFailureMs: number }) => void;
 }
 
 /** What a hunt searched, and its first counterexample or crash if any. */
@@ -70,7 +70,7 @@ export function drive<Case, Ctx>(targets: readonly HuntTarget<Case, Ctx>[], opts
       seed: opts.seed,
       ...(share !== undefined ? { timeoutMs: share } : {}),
       onCase: () => { lastCaseAt = performance.now(); },
-      ...(opts.onFailure ? { onFailure: (c: Case, reason: string) => opts.onFailure!(target as HuntTarget<never, never>, c, reason) } : {}),
+      ...(opts.onFailure ? { onFailure: (c: Case, reason: string, n: number) => opts.onFailure!(target as HuntTarget<never, never>, c, reason, { testsToFailure: n, timeToFailureMs: lastCaseAt - t0 }) } : {}),
     });
     const ms = performance.now() - t0;
     tried += v.runs;

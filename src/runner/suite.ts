@@ -69,7 +69,7 @@ export interface RunOptions<Case> {
    * Called with the first failing case the moment it is found, then with every smaller failing case
    * fast-check's shrinking reaches (so a caller can show and save a finding before shrinking ends).
    */
-  readonly onFailure?: (c: Case, reason: string) => void;
+  readonly onFailure?: (c: Case, reason: string, testsToFailure: number) => void;
 }
 
 /** A failing case (after fast-check's shrinking), rendered, with what replays it (`seed`, `path`). */
@@ -167,7 +167,7 @@ export function runSuite<Case, Ctx>(
     if (!out.ok) {
       lastReason.set(c, out.reason);
       if (firstFailureAt === 0) firstFailureAt = seen;
-      opts.onFailure?.(c, out.reason);
+      opts.onFailure?.(c, out.reason, firstFailureAt);
       return false;
     }
     return true;
