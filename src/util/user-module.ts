@@ -83,7 +83,7 @@ async function importUserModuleNow(file: string, what: string): Promise<Record<s
   } catch (e) {
     if (e instanceof UserError) throw e;
     const msg = e instanceof Error ? e.message : String(e);
-    const line = userLine(e, file);
-    throw new UserError(`could not load ${what} ${file}: ${line ? `${line}: ` : ''}${msg.split('\n')[0]}`);
+    const at = userLine(e, file)?.replace(/^.*:(\d+)$/, ':$1') ?? '';
+    throw new UserError(`could not load ${what} ${file}${at}: ${msg.split('\n')[0]}`);
   }
 }
