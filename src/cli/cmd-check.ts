@@ -149,11 +149,16 @@ export function renderCorpus(results: readonly JobResult[]): string[] {
     ...off.map((c) => `  ${c.file}: ${c.outcome} (expected ${c.expected})${c.reason ? `: ${c.reason}` : ''}`)];
 }
 
-/** Non-vacuity numbers for the table: all of them when few, else the smallest (the binding one). */
-function showStats(stats: Readonly<Record<string, number>>): string {
+/**
+ * Non-vacuity numbers for the table: all of them when few; else, for a vacuous verdict, the counters
+ * below their thresholds (the failing ones), otherwise the smallest.
+ */
+function showStats(stats: Readonly<Record<string, number>>, vacuous: readonly string[] = []): string {
   const es = Object.entries(stats);
   const pct = (v: number): string => `${(v * 100).toFixed(0)}%`;
   if (es.length <= 3) return es.map(([k, v]) => `${k} ${pct(v)}`).join(', ');
+  const failing = es.filter(([k]) => vacuous.some((v) => v.startsWith(`${k}: `)));
+  if (failing.length > 0) return `${es.length} counters, below threshold: ${failing.map(([k, v]) => `${k} ${pct(v)}`).join(', ')}`;
   const [k, v] = es.reduce((a, b) => (b[1] < a[1] ? b : a));
   return `${es.length} counters, lowest ${k} ${pct(v)}`;
 }
@@ -164,7 +169,7 @@ export function renderVerdicts(results: readonly JobResult[], seed: number, vari
     r.status === 'holds' ? pc.green('holds') : r.status === 'fails' ? pc.red('FAILS') : r.status === 'vacuous' ? pc.yellow('VACUOUS') : pc.red('ERROR');
   const rows = results.map((r) => [
     r.job.suite, r.job.lattice === '-' ? (r.job.suite.startsWith('ppmf') ? 'system ppmf' : '') : r.job.lattice, String(r.runs), `${(r.timeMs / 1000).toFixed(1)}s`, status(r), String(r.job.seed),
-    showStats(r.stats),
+    showStats(r.stats, r.vacuous),
   ]);
   const out = [`${variant ? `variant ${variant}` : 'reference semantics'}, seed ${seed}`, renderTable(['suite', 'lattice', 'runs', 'time', 'result', 'seed', 'non-vacuity'], rows)];
   for (const r of results) {
