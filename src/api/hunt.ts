@@ -36,10 +36,13 @@ export interface HuntOptions {
   readonly lattices?: readonly LatticeSpec[];
   /** A suite (object or name) or `all` (default: the variant's `expected.caughtBy`, else `tipni`). */
   readonly suite?: SuiteSpec;
-  /** Search time budget in ms, shared by every (suite, lattice) (default 30 s). Shrinking is extra. */
+  /** Search time budget in ms, shared by every (suite, lattice) (default 30 s, or none when `runs` is given). Shrinking is extra. */
   readonly timeMs?: number;
   readonly seed?: number;
-  /** Most cases per (suite, lattice) (default: unbounded, the time budget decides). */
+  /**
+   * Most cases per (suite, lattice) (default: unbounded, the time budget decides). Given without
+   * `timeMs`, the hunt is deterministic: no clock bounds the search or the minimiser.
+   */
   readonly runs?: number;
   /** A `--prims` module: extra primitives, called by the generated programs. */
   readonly primsFile?: string;

@@ -185,9 +185,11 @@ export function runSuite<Case, Ctx>(
   try {
     details = fc.check(prop, params);
   } catch (e) {
+    if (isUserCodeError(e)) userFailure ??= e.message; // user code failing while cases are generated
     error = e instanceof Error ? e.message : String(e);
     details = undefined as never;
   }
+  if (userFailure === undefined && details?.failed && isUserCodeError(details.errorInstance)) userFailure = details.errorInstance.message;
   const timeMs = performance.now() - started;
   if (userFailure !== undefined) {
     return { suite: suite.name, title: suite.title, status: 'error', ok: false, runs: seen, seed, timeMs, stats: {}, vacuous: [], discarded, error: userFailure, userCode: true };
