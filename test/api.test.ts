@@ -91,7 +91,7 @@ describe('user files load as ES modules wherever they live', () => {
     const dir = mkdtempSync(join(tmpdir(), 'llmbda-bad-'));
     try {
       writeFileSync(join(dir, 'l.mts'), 'throw new Error("boom");\nexport default {};\n');
-      await expect(resolveLattice(join(dir, 'l.mts'))).rejects.toThrow(/could not load lattice file .*l\.mts: boom/);
+      await expect(resolveLattice(join(dir, 'l.mts'))).rejects.toThrow(/could not load lattice file .*l\.mts:1: boom/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -33,15 +33,15 @@ describe('the CLI', () => {
       writeFileSync(bad, JSON.stringify({ ...loadEntry('counterexamples/recv-no-nsu-powerset-us-1.json'), fuel: 'lots' }));
       const [leak, clean, rp, malformed] = await Promise.all([
         llmbda('hunt', '--variant', 'clear-no-nsu', '--lattice', 'chain(3)', '--seed', '4', '--time', '20s', '--out', dir),
-        llmbda('hunt', '--variant', 'fork-joins-label', '--lattice', 'two-point', '--runs', '30', '--seed', '1'),
+        llmbda('hunt', '--variant', 'fork-joins-label', '--lattice', 'two-point', '--runs', '200', '--seed', '1'),
         llmbda('replay', 'counterexamples/clear-to-bottom-two-point-2.json'),
         llmbda('replay', bad),
       ]);
       expect(leak.code).toBe(1);
       expect(leak.stdout).toContain('LEAK FOUND: tipni fails under variant clear-no-nsu on chain(3)');
-      expect(existsSync(join(dir, 'clear-no-nsu-chain3-4.json'))).toBe(true);
+      expect(existsSync(join(dir, 'clear-no-nsu-tipni-chain3-4.json'))).toBe(true);
       expect(clean.code).toBe(0);
-      expect(clean.stdout).toContain('survived 30 generated cases');
+      expect(clean.stdout).toContain('No counterexample: variant fork-joins-label survived 200 generated cases');
       expect(rp.code).toBe(0);
       expect(rp.stdout).toContain('Both verdicts as recorded.');
       expect(malformed.code).toBe(2);

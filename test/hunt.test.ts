@@ -42,12 +42,12 @@ describe('hunt', () => {
       expect(f.size).toBeLessThanOrEqual(f.shrunkSize);
       expect(f.size).toBeLessThanOrEqual(2 * catalogueEntry('send-no-nsu')!.smallest!.size);
       // The report a person reads: the marked pair, observer, model, distributions, Σ max, seed, replay.
-      for (const part of ['⟦["', 'observer m = ', 'Model: ', 'run 0', 'run 1', '#### ', 'Σ max = 2 > 1', `Seed 1, path ${f.path}`, 'Replay: npx llmbda replay', 'Replay: npx llmbda hunt --variant send-no-nsu']) {
+      for (const part of ['⟦["', 'observer m = ', 'Model: ', 'run 0', 'run 1', '#### ', 'Σ max = 2 > 1', `Seed 1, path ${f.path}`, `Replay the saved case: npx llmbda replay ${join(dir, 'send-no-nsu-tipni-powerset-us-1.json')}`, 'Replay: npx llmbda hunt --variant send-no-nsu']) {
         expect(r.report).toContain(part);
       }
       // Saved: JSON and .lam; the JSON replays as recorded.
-      expect(f.savedTo).toBe(join(dir, 'send-no-nsu-powerset-us-1.json'));
-      expect(existsSync(join(dir, 'send-no-nsu-powerset-us-1.lam'))).toBe(true);
+      expect(f.savedTo).toBe(join(dir, 'send-no-nsu-tipni-powerset-us-1.json'));
+      expect(existsSync(join(dir, 'send-no-nsu-tipni-powerset-us-1.lam'))).toBe(true);
       const entry = loadEntry(f.savedTo!);
       expect(entry).toMatchObject({ version: 1, variant: 'send-no-nsu', suite: 'tipni', lattice: 'powerset-us', seed: 1, size: f.size });
       const rp = await replay(f.savedTo!);
@@ -55,7 +55,7 @@ describe('hunt', () => {
       expect(rp.variant.outcome).toBe('fails');
       expect(rp.ok).toBe(true);
       // The .lam's code is the run-0 program, which parses.
-      const lam = readFileSync(join(dir, 'send-no-nsu-powerset-us-1.lam'), 'utf8');
+      const lam = readFileSync(join(dir, 'send-no-nsu-tipni-powerset-us-1.lam'), 'utf8');
       expect(() => parse(lam, powerset)).not.toThrow();
     } finally {
       rmSync(dir, { recursive: true, force: true });

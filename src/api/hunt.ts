@@ -15,9 +15,10 @@ import type { PrimTable } from '../semantics/model.ts';
 import type { Variant } from '../variants/variant.ts';
 import { UserError } from '../util/absurd.ts';
 import { variantCtx, referenceCtxWith, loadVariant, type PrimExtension } from '../llmbda/variant-ctx.ts';
-import { entryCase, entryFilePath, loadEntry, type CorpusEntry, type ExpectedOutcome } from '../llmbda/corpus.ts';
+import { entryCase, entryFilePath, loadEntry, saveFinding, type CorpusEntry, type ExpectedOutcome, type SaveOutcome } from '../llmbda/corpus.ts';
 import { injectPrimCalls, loadPrimsFile, primContract } from '../llmbda/prims.ts';
-import { finishFinding, type Finding } from '../llmbda/hunt.ts';
+import { describeFinding, finishFinding, type Described, type Finding, type Found } from '../llmbda/hunt.ts';
+import { UserCodeError } from '../util/user-code.ts';
 import { pairReport, singleReport, type ReportHeader } from '../llmbda/report.ts';
 import { allSuiteNames, suiteNamed } from './registry.ts';
 import { latticeOf, suiteOf, variantLabel, variantOf, type LatticeSpec, type SuiteSpec, type VariantSpec } from './resolve.ts';
@@ -35,25 +36,57 @@ export interface HuntOptions {
   readonly lattices?: readonly LatticeSpec[];
   /** A suite (object or name) or `all` (default: the variant's `expected.caughtBy`, else `tipni`). */
   readonly suite?: SuiteSpec;
-  /** Search time budget in ms, shared by every (suite, lattice) (default 30 s). Shrinking is extra. */
+  /** Search time budget in ms, shared by every (suite, lattice) (default 30 s, or none when `runs` is given). Shrinking is extra. */
   readonly timeMs?: number;
   readonly seed?: number;
-  /** Most cases per (suite, lattice) (default: unbounded, the time budget decides). */
+  /**
+   * Most cases per (suite, lattice) (default: unbounded, the time budget decides). Given without
+   * `timeMs`, the hunt is deterministic: no clock bounds the search or the minimiser.
+   */
   readonly runs?: number;
   /** A `--prims` module: extra primitives, called by the generated programs. */
   readonly primsFile?: string;
   /** Extra primitives given directly (programmatic use). */
   readonly prims?: PrimTable;
+  /** Evaluation steps per run before a case is discarded as too expensive (default: the suites' own budget). */
+  readonly maxSteps?: number;
   /** Run the minimiser after fast-check's shrinking (default true), with this budget (default 10 s). */
   readonly minimise?: boolean;
   readonly minimiseMs?: number;
   /** Folder to save the counterexample in; nothing is written without it. */
   readonly save?: string;
+  /**
+   * Progress, as it happens: the first failing case the moment it is found (`found`), then each
+   * smaller one shrinking and minimising reach (`improved`), as a corpus entry and a report. A caller
+   * (the CLI) shows and saves these, so an interrupted hunt keeps its best finding.
+   */
+  readonly onProgress?: (ev: HuntProgress) => void;
 }
+
+/** A finding in progress (see `HuntOptions.onProgress`). */
+export interface HuntProgress {
+  readonly kind: 'found' | 'improved';
+  readonly suite: string;
+  readonly lattice: string;
+  readonly size: number;
+  readonly entry: CorpusEntry;
+  readonly report: string;
+}
+
+/** Cases a (suite, lattice) must survive for a hunt to give a clean bill, unless its suite states its own `power`. */
+export const CLEAN_BILL_CASES = 200;
+
+/** Minimiser budget of a `runs`-budgeted hunt, in judgements (deterministic, unlike time). */
+export const DETERMINISTIC_MINIMISE_CHECKS = 3000;
 
 /** The result of a hunt. */
 export interface HuntResult {
   readonly found: boolean;
+  /**
+   * `found` (exit 1), `clean` (every target ran at least its suite's power in cases: exit 0), or
+   * `inconclusive` (the budget ended first: too few cases to call it clean; exit 4).
+   */
+  readonly status: 'found' | 'clean' | 'inconclusive';
   readonly variant: string;
   /** Cases generated over every (suite, lattice) searched. */
   readonly tried: number;
@@ -101,16 +134,19 @@ export async function hunt(opts: HuntOptions): Promise<HuntResult> {
   const lattices: AnyLattice[] = [];
   for (const l of huntLattices(variant, opts.lattices)) lattices.push(await latticeOf(l));
   const seed = opts.seed ?? defaultSeed();
-  const budget = opts.timeMs ?? 30_000;
+  // A runs budget alone is deterministic: no clock decides how far the search or the minimiser goes.
+  const budget = opts.timeMs ?? (opts.runs !== undefined ? Infinity : 30_000);
+  const deterministic = opts.timeMs === undefined && opts.runs !== undefined;
+  const budgetFlags = [...(opts.runs !== undefined ? [`--runs ${opts.runs}`] : []), ...(opts.timeMs !== undefined ? [`--time ${opts.timeMs}ms`] : [])].join(' ');
   const started = performance.now();
   const searched: HuntResult['searched'][number][] = [];
   let tried = 0;
   const targets: HuntTarget<unknown, LlmbdaCtx<unknown>>[] = suites.flatMap((s) =>
-    lattices.map((lat) => ({ suite: withInjectedPrims(s, prims), ctx: variantCtx(lat, variant, ext), label: lat.name })));
+    lattices.map((lat) => ({ suite: withInjectedPrims(s, prims), ctx: { ...variantCtx(lat, variant, ext), ...(opts.maxSteps !== undefined ? { maxSteps: opts.maxSteps } : {}) }, label: lat.name })));
   if (prims) {
     // The contract first: it is cheap, and a primitive that breaks it makes every other verdict moot.
     const t0 = performance.now();
-    const v = runSuite(primContract, { prims }, { runs: CONTRACT_RUNS, seed, timeoutMs: Math.max(100, budget / (targets.length + 1)) });
+    const v = runSuite(primContract, { prims }, { runs: CONTRACT_RUNS, seed, ...(budget === Infinity ? {} : { timeoutMs: Math.max(100, budget / (targets.length + 1)) }) });
     tried += v.runs;
     searched.push({ suite: primContract.name, lattice: '-', cases: v.runs, ms: performance.now() - t0 });
     const cx = v.counterexample;
@@ -123,33 +159,82 @@ export async function hunt(opts: HuntOptions): Promise<HuntResult> {
         `Seed ${seed}, path ${cx.path}`,
         `Replay: npx llmbda hunt --variant ${variantSpec} --prims ${opts.primsFile ?? '<table>'} --seed ${seed}`,
       ].join('\n');
-      return { found: true, variant: variant.name, tried, timeMs: performance.now() - started, seed, searched, contractViolation: { reason: cx.reason, pretty: cx.pretty, seed, path: cx.path }, report };
+      return { found: true, status: 'found', variant: variant.name, tried, timeMs: performance.now() - started, seed, searched, contractViolation: { reason: cx.reason, pretty: cx.pretty, seed, path: cx.path }, report };
     }
   }
   const left = Math.max(0, budget - (performance.now() - started));
-  const d = drive(targets, { seed, timeMs: left, ...(opts.runs !== undefined ? { runs: opts.runs } : {}) });
+  const finishOpts = {
+    variantSpec, ...(opts.primsFile ? { primsFile: opts.primsFile } : {}), ...(opts.minimise !== undefined ? { minimise: opts.minimise } : {}),
+    ...(opts.minimiseMs !== undefined ? { minimiseMs: opts.minimiseMs } : {}), ...(deterministic ? { minimiseChecks: DETERMINISTIC_MINIMISE_CHECKS } : {}),
+    ...(budgetFlags ? { budgetFlags } : {}),
+  };
+  const progress = opts.onProgress;
+  // Progress during fast-check's shrinking: the first failing case at once, then at most every 300 ms.
+  let lastEmit = 0;
+  let foundAt = 0;
+  const onFailure = progress ? (t: HuntTarget<never, never>, c: unknown, reason: string, at: { testsToFailure: number; timeToFailureMs: number }): void => {
+    const now = performance.now();
+    if (foundAt > 0 && now - lastEmit < 300) return;
+    const target = t as unknown as HuntTarget<unknown, LlmbdaCtx<unknown>>;
+    const d = describeFinding(finishOpts, variant, target.suite as LlmbdaSuite, target.ctx, c as never,
+      { suite: target.suite.name, lattice: target.label, seed, path: '', testsToFailure: at.testsToFailure, timeToFailureMs: at.timeToFailureMs, shrinks: 0, shrinkMs: 0, reason });
+    progress({ kind: foundAt === 0 ? 'found' : 'improved', suite: target.suite.name, lattice: target.label, size: d.size, entry: d.entry, report: d.report });
+    if (foundAt === 0) foundAt = now;
+    lastEmit = performance.now();
+  } : undefined;
+  const d = drive(targets, { seed, timeMs: left, ...(opts.runs !== undefined ? { runs: opts.runs } : {}), ...(onFailure ? { onFailure } : {}) });
   tried += d.tried;
   searched.push(...d.searched.map(toSearched));
-  if (d.error) throw new Error(`hunt: suite ${d.error.target.suite.name} on ${d.error.target.label} could not run: ${d.error.message}`);
+  if (d.error) {
+    if (d.error.userCode) throw new UserCodeError(`${d.error.message} (suite ${d.error.target.suite.name} on ${d.error.target.label}, seed ${seed})`);
+    throw new Error(`hunt: suite ${d.error.target.suite.name} on ${d.error.target.label} could not run: ${d.error.message}`);
+  }
   if (d.hit) {
     const { target, counterexample: cx } = d.hit;
-    const { finding, report } = finishFinding(
-      { variantSpec, ...(opts.primsFile ? { primsFile: opts.primsFile } : {}), ...(opts.minimise !== undefined ? { minimise: opts.minimise } : {}),
-        ...(opts.minimiseMs !== undefined ? { minimiseMs: opts.minimiseMs } : {}), ...(opts.save !== undefined ? { saveDir: opts.save } : {}) },
-      variant, target.suite, target.ctx, cx.value as never,
-      { suite: target.suite.name, lattice: target.label, seed, path: cx.path, testsToFailure: cx.testsToFailure,
-        timeToFailureMs: d.hit.timeToFailureMs, shrinks: cx.shrinks, shrinkMs: d.hit.shrinkMs, reason: cx.reason },
-    );
-    return { found: true, variant: variant.name, tried, timeMs: performance.now() - started, seed, searched, finding, report };
+    const found: Found = { suite: target.suite.name, lattice: target.label, seed, path: cx.path, testsToFailure: cx.testsToFailure,
+      timeToFailureMs: d.hit.timeToFailureMs, shrinks: cx.shrinks, shrinkMs: d.hit.shrinkMs, reason: cx.reason };
+    if (progress) {
+      const sh = describeFinding(finishOpts, variant, target.suite, target.ctx, cx.value as never, found);
+      progress({ kind: foundAt === 0 ? 'found' : 'improved', suite: found.suite, lattice: found.lattice, size: sh.size, entry: sh.entry, report: sh.report });
+    }
+    const onImprove = progress ? (x: Described): void => progress({ kind: 'improved', suite: found.suite, lattice: found.lattice, size: x.size, entry: x.entry, report: x.report }) : undefined;
+    const { finding, report } = finishFinding({ ...finishOpts, ...(onImprove ? { onImprove } : {}) }, variant, target.suite, target.ctx, cx.value as never, found);
+    if (opts.save === undefined) return { found: true, status: 'found', variant: variant.name, tried, timeMs: performance.now() - started, seed, searched, finding, report };
+    const saved = saveFinding(opts.save, finding.entry, target.ctx.lat);
+    return {
+      found: true, status: 'found', variant: variant.name, tried, timeMs: performance.now() - started, seed, searched,
+      finding: { ...finding, savedTo: saved.file }, report: `${report}\n${describeSave(saved)}`,
+    };
   }
   const timeMs = performance.now() - started;
+  const short = searched.filter((s) => s.suite !== primContract.name && s.cases < powerOf(s.suite));
+  const inconclusive = short.length > 0 || tried === 0;
   const report = [
-    `No counterexample: variant ${variant.name} survived ${tried} generated case${tried === 1 ? '' : 's'} in ${(timeMs / 1000).toFixed(1)} s (seed ${seed}).`,
-    ...searched.map((s) => `  ${s.suite.padEnd(16)} ${s.lattice.padEnd(12)} ${String(s.cases).padStart(7)} cases  ${(s.ms / 1000).toFixed(1)} s`),
+    inconclusive
+      ? `INCONCLUSIVE: variant ${variant.name} survived ${tried} generated case${tried === 1 ? '' : 's'} in ${(timeMs / 1000).toFixed(1)} s (seed ${seed}), too few to call it clean.`
+      : `No counterexample: variant ${variant.name} survived ${tried} generated case${tried === 1 ? '' : 's'} in ${(timeMs / 1000).toFixed(1)} s (seed ${seed}).`,
+    ...searched.map((s) => `  ${s.suite.padEnd(16)} ${s.lattice.padEnd(12)} ${String(s.cases).padStart(7)} cases  ${(s.ms / 1000).toFixed(1)} s${short.includes(s) ? `   (fewer than the ${powerOf(s.suite)} a clean bill needs)` : ''}`),
     `  variant: ${variant.description}`,
-    'A clean bill is evidence, not proof: run longer (--time) or with other seeds to raise confidence.',
+    inconclusive
+      ? `Run longer (--time) or give a case budget (--runs ${CLEAN_BILL_CASES} or more), e.g. npx llmbda hunt --variant ${variantSpec} --seed ${seed} --runs ${CLEAN_BILL_CASES}`
+      : 'A clean bill is evidence, not proof: run longer (--time) or with other seeds to raise confidence.',
   ].join('\n');
-  return { found: false, variant: variant.name, tried, timeMs, seed, searched, report };
+  return { found: false, status: inconclusive ? 'inconclusive' : 'clean', variant: variant.name, tried, timeMs, seed, searched, report };
+}
+
+/** Cases a clean bill needs on one (suite, lattice): the suite's stated power, else `CLEAN_BILL_CASES`. */
+function powerOf(suiteName: string): number {
+  try {
+    return suiteNamed(suiteName).power ?? CLEAN_BILL_CASES;
+  } catch {
+    return CLEAN_BILL_CASES;
+  }
+}
+
+/** One line saying where a finding went (or which smaller entry was kept). */
+export function describeSave(s: SaveOutcome): string {
+  if (s.kind === 'kept') return `Not saved: ${s.file} already holds a case for the same variant, suite, lattice and seed with ${s.size} AST nodes (no larger entry replaces it).`;
+  return `Saved: ${s.file} (and ${s.file.replace(/\.json$/, '.lam')})${s.replaced && s.replaced.size > s.size ? `, replacing an entry of ${s.replaced.size} AST nodes` : ''}\nReplay the saved case: npx llmbda replay ${s.file}`;
 }
 
 // ---------------------------------------------------------------------------------------------

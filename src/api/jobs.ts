@@ -2,7 +2,7 @@
  * A check job is one (suite, lattice) run, described by plain data so it can run in a worker thread.
  * `runJob` resolves the names, runs the suite and returns a serialisable result.
  */
-import { runSuite, type Verdict } from '../runner/suite.ts';
+import { judge, runSuite, type Verdict } from '../runner/suite.ts';
 import type { JobModule } from '../runner/pool.ts';
 import { resolveLattice } from '../lattice/registry.ts';
 import { checkLattice } from '../../properties/lattice-laws.ts';
@@ -15,7 +15,8 @@ import type { Profile } from '../generators/programs.ts';
 import { PPMF_SUITES, PPMF_BRIDGE_SUITES, llmbdaSuiteByName } from './registry.ts';
 import { PPMF } from '../ppmf/systems.ts';
 import { bridgeCtx, bridgeVariantCtx } from '../ppmf/bridge/check.ts';
-import { corpusExamples } from '../llmbda/corpus.ts';
+import { entryCase, loadEntry } from '../llmbda/corpus.ts';
+import type { LlmbdaCtx, LlmbdaSuite } from '../llmbda/context.ts';
 import { minimise } from '../llmbda/minimise.ts';
 
 export interface Job {
@@ -28,6 +29,21 @@ export interface Job {
   readonly path?: string;
   readonly timeoutMs?: number;
   readonly profile?: Profile;
+  /** Evaluation steps per run before a case is discarded (default: the suite's own budget). */
+  readonly maxSteps?: number;
+  /**
+   * Saved cases (corpus files) to replay after the generated run, each judged on its own and reported
+   * apart: they never feed the generated run or its statistics, so the verdict depends on the seed alone.
+   */
+  readonly corpus?: readonly string[];
+}
+
+/** One saved case replayed by a check job: what the suite concluded and what the entry expects. */
+export interface CorpusReplay {
+  readonly file: string;
+  readonly outcome: 'holds' | 'fails' | 'discarded' | 'error';
+  readonly expected: 'holds' | 'fails';
+  readonly reason?: string;
 }
 
 export type JobStatus = 'holds' | 'fails' | 'vacuous' | 'error';
@@ -36,6 +52,13 @@ export type JobStatus = 'holds' | 'fails' | 'vacuous' | 'error';
 export interface JobResult extends Pick<Verdict<unknown>, 'title' | 'runs' | 'timeMs' | 'stats' | 'vacuous' | 'counterexample' | 'error'> {
   readonly job: Job;
   readonly status: JobStatus;
+  /** The saved cases replayed (`Job.corpus`), apart from the verdict. */
+  readonly corpus?: readonly CorpusReplay[];
+}
+
+/** The result of a job stopped by the per-case watchdog (or never run). */
+export function jobError(job: Job, error: string): JobResult {
+  return { job, title: job.suite, status: 'error', runs: 0, timeMs: 0, stats: {}, vacuous: [], error };
 }
 
 function toResult(job: Job, v: Verdict<unknown>): JobResult {
@@ -74,15 +97,31 @@ export async function runJob(job: Job): Promise<JobResult> {
   const ctx = referenceCtx(lat, {
     ...(variant ? { semantics: variantSemantics(variant), skipping: variantSkipping(variant) } : {}),
     ...(job.profile ? { profile: job.profile } : {}),
+    ...(job.maxSteps !== undefined ? { maxSteps: job.maxSteps } : {}),
   });
-  // Saved counterexamples (the corpus) are tried first, as fast-check examples: a regression shows at once.
-  const examples = corpusExamples(suite.name, lat);
-  const verdict = runSuite(suite, ctx, { ...opts, ...(examples.length ? { examples } : {}) });
+  const verdict = runSuite(suite, ctx, opts);
+  const corpus = job.corpus?.length ? { corpus: replayCorpus(job.corpus, suite, ctx, job.variant !== undefined) } : {};
   const ce = verdict.counterexample;
-  if (!ce || verdict.error) return toResult(job, verdict);
+  if (!ce || verdict.error) return { ...toResult(job, verdict), ...corpus };
   // fast-check shrinks choices in place; the hunt's minimiser also lifts subterms (tens of milliseconds).
   const m = minimise(suite, ctx, ce.value as never, 2_000);
   const outcome = suite.check(m.value, ctx);
   const reason = outcome.ok ? ce.reason : outcome.reason;
-  return toResult(job, { ...verdict, counterexample: { ...ce, value: m.value, reason, pretty: suite.show(m.value, ctx) } });
+  return { ...toResult(job, { ...verdict, counterexample: { ...ce, value: m.value, reason, pretty: suite.show(m.value, ctx) } }), ...corpus };
+}
+
+/** Judge each saved case with the suite under `ctx`; a file that cannot be read is an `error` replay. */
+function replayCorpus(files: readonly string[], suite: LlmbdaSuite, ctx: LlmbdaCtx<unknown>, underVariant: boolean): CorpusReplay[] {
+  return files.map((file): CorpusReplay => {
+    let expected: 'holds' | 'fails' = 'holds';
+    try {
+      const e = loadEntry(file);
+      expected = underVariant ? e.expected.variant : e.expected.reference;
+      const j = judge(suite, ctx, entryCase(file, e, ctx.lat).value);
+      if (j.ok === 'discarded') return { file, outcome: 'discarded', expected, reason: j.reason };
+      return j.ok ? { file, outcome: 'holds', expected } : { file, outcome: 'fails', expected, reason: j.reason.split('\n')[0]! };
+    } catch (e) {
+      return { file, outcome: 'error', expected, reason: e instanceof Error ? e.message : String(e) };
+    }
+  });
 }

@@ -16,7 +16,8 @@ import { closeProgram, loadPrelude } from '../semantics/prelude.ts';
 import { failureKey, showConversation, type Conversation } from '../semantics/config.ts';
 import { peval } from '../semantics/peval.ts';
 import { makeRng, NoResponse, sampledOracle } from '../semantics/sampling.ts';
-import { parseLabelFlag, positiveInt, integer, readText } from './common.ts';
+import { duration, parseLabelFlag, positiveInt, readText, seed32, stackMb } from './common.ts';
+import { BudgetExceeded } from '../semantics/errors.ts';
 import { renderTable } from '../util/table.ts';
 import type { CommandResult } from './main.ts';
 import { inLargeStack } from './large-stack.ts';
@@ -34,8 +35,9 @@ export interface RunOpts extends OracleOpts {
   seed: number;
   json?: boolean;
   variant?: string;
-  /** Given: evaluate in a worker with this stack (MB). Absent: the main thread, unless a variant or `--sample` needs the recursive engines (then 512). */
-  stackMb?: number;
+  /** JavaScript stack of the evaluation worker (MB). */
+  stackMb: number;
+  caseTimeout?: number;
 }
 
 export function registerRun(program: Command, result: CommandResult): void {
@@ -46,18 +48,17 @@ export function registerRun(program: Command, result: CommandResult): void {
     .option('--lattice <name|file.ts>', 'label lattice: two-point, powerset-us, chain(N), ppmf, or a .ts file', 'powerset-us')
     .option('--model <spec>', 'model: coin:P, echo, const:TEXT, table:FILE.json, random:SEED', 'coin:1/2')
     .option('--fuel <n>', 'fuel = maximum derivation depth', positiveInt('--fuel'), 200)
-    .option('--max-steps <n>', 'stop (exit 2) after this many rule applications', positiveInt('--max-steps'), 50_000_000)
     .option('--max-outcomes <n>', 'stop (exit 2) when a distribution grows past this many distinct outcomes', positiveInt('--max-outcomes'), 10_000)
     .option('--pc <label>', 'starting program-counter label (default ⊥)')
     .option('--variant <name|file.ts>', 'evaluate under a variant semantics instead of the reference')
     .option('--sample <n>', 'run peval N times with a seeded sampled oracle and print frequencies', positiveInt('--sample'))
-    .option('--seed <s>', 'seed for --sample', integer('--seed'), 1)
-    .option('--stack-mb <n>', 'evaluate in a worker with this JavaScript stack, in MB (only --variant and --sample recurse on the stack; default for them 512)', positiveInt('--stack-mb'))
+    .option('--seed <s>', 'seed for --sample', seed32("--seed"), 1)
+    .option('--stack-mb <n>', 'JavaScript stack for the evaluation worker, in MB, at most 4096 (deep recursion needs more)', stackMb('--stack-mb'), 512)
+    .option('--case-timeout <duration>', 'wall-clock limit of the evaluation (it is stopped and reported)', duration('--case-timeout'), 60_000)
+    .option('--max-steps <n>', 'evaluation steps before the run is stopped (default: unlimited, fuel and --case-timeout bound it)', positiveInt('--max-steps'))
     .option('--json', 'machine-readable output')
     .action(async (file: string, opts: RunOpts) => {
-      // Evaluator v2 (the reference semantics) needs no large stack; variants and --sample recurse.
-      const needsStack = opts.stackMb !== undefined || opts.variant !== undefined || opts.sample !== undefined;
-      const { stdout, stderr, exitCode } = needsStack ? await inLargeStack<RunOutput>('run', { file, opts }, opts.stackMb ?? 512) : await executeRun(file, opts);
+      const { stdout, stderr, exitCode } = await inLargeStack<RunOutput>('run', { file, opts }, opts.stackMb, opts.caseTimeout ?? 60_000);
       process.stdout.write(stdout);
       if (stderr) process.stderr.write(stderr);
       result.exitCode = exitCode;
@@ -80,7 +81,13 @@ export async function executeRun(file: string, opts: RunOpts): Promise<RunOutput
   }
   if (opts.sample !== undefined) return { stdout: sampleRun(lat, model, opts, pc, conv, expr, prelude), exitCode: 0 };
   const semantics = opts.variant ? await resolveVariantSemantics(opts.variant) : undefined;
-  const res = evaluate(model, lat, pc, conv, expr, opts.fuel, { prelude, ...(opts.maxSteps !== undefined ? { maxSteps: opts.maxSteps } : {}), ...(opts.maxOutcomes !== undefined ? { maxOutcomes: opts.maxOutcomes } : {}), ...(semantics ? { semantics } : {}) });
+  let res;
+  try {
+    res = evaluate(model, lat, pc, conv, expr, opts.fuel, { prelude, ...(semantics ? { semantics } : {}), ...(opts.maxSteps !== undefined ? { maxSteps: opts.maxSteps } : {}), ...(opts.maxOutcomes !== undefined ? { maxOutcomes: opts.maxOutcomes } : {}) });
+  } catch (e) {
+    if (e instanceof BudgetExceeded) throw new UserError(`${file}: ${e.message}`);
+    throw e;
+  }
   const rows = entries(res.finals);
   if (opts.json) {
     return {

@@ -22,6 +22,32 @@ export function integer(flag: string): (v: string) => number {
   };
 }
 
+/** Default per-case wall-clock limit of every command (a case normally takes milliseconds). */
+export const DEFAULT_CASE_TIMEOUT_MS = 10_000;
+
+/** The largest seed: seeds are 32-bit (fast-check's generator takes them modulo 2^32). */
+export const MAX_SEED = 0xffff_ffff;
+
+/** A seed flag: an integer 0..2^32-1 (larger or negative seeds would silently wrap to the same run). */
+export function seed32(flag: string): (v: string) => number {
+  return (v) => {
+    const n = Number(v);
+    if (!/^\s*\d+\s*$/.test(v) || !Number.isSafeInteger(n) || n > MAX_SEED) {
+      throw new UserError(`${flag} needs an integer from 0 to ${MAX_SEED} (seeds are 32-bit), got ${JSON.stringify(v)}`);
+    }
+    return n;
+  };
+}
+
+/** `--stack-mb`: a positive integer, at most 4096 (a thread's stack is reserved when it starts). */
+export function stackMb(flag: string): (v: string) => number {
+  return (v) => {
+    const n = positiveInt(flag)(v);
+    if (n > 4096) throw new UserError(`${flag} must be at most 4096 (MB), got ${n}`);
+    return n;
+  };
+}
+
 /** A duration like `30s`, `2m`, `500ms` or a bare number of seconds, in milliseconds. */
 export function duration(flag: string): (v: string) => number {
   return (v) => {

@@ -1,10 +1,25 @@
-/** Worker side of `inLargeStack`: runs one task and posts its result or its error kind. */
+/** Worker side of `startInWorker`: installs the heartbeat, runs one task, posts its events and its result or error kind. */
 import { parentPort, workerData } from 'node:worker_threads';
-import { executeRun, type RunOpts } from './cmd-run.ts';
+import { installHeartbeat } from '../util/heartbeat.ts';
 
-const { task, args } = workerData as { task: 'run'; args: { file: string; opts: RunOpts } };
+const { task, args, heartbeat } = workerData as { task: 'run' | 'hunt' | 'replay'; args: unknown; heartbeat?: SharedArrayBuffer };
+if (heartbeat) installHeartbeat(heartbeat, (site, where) => parentPort?.postMessage({ site, where }));
+const emit = (event: unknown): void => parentPort?.postMessage({ event });
 try {
-  const value = task === 'run' ? await executeRun(args.file, args.opts) : undefined;
+  let value: unknown;
+  if (task === 'run') {
+    const { executeRun } = await import('./cmd-run.ts');
+    const a = args as { file: string; opts: Parameters<typeof executeRun>[1] };
+    value = await executeRun(a.file, a.opts);
+  } else if (task === 'replay') {
+    const { replay } = await import('../api/hunt.ts');
+    const a = args as { file: string; variant?: string };
+    const r = await replay(a.file, a.variant !== undefined ? { variant: a.variant } : {});
+    value = { file: r.file, ok: r.ok, reference: r.reference, variant: r.variant, report: r.report };
+  } else {
+    const { executeHunt } = await import('./hunt-task.ts');
+    value = await executeHunt(args as Parameters<typeof executeHunt>[0], emit);
+  }
   parentPort?.postMessage({ ok: true, value });
 } catch (e) {
   const err = e instanceof Error ? e : new Error(String(e));

@@ -1,33 +1,102 @@
 /**
- * Run a CLI task in a worker thread with a large JavaScript stack: the big-step evaluator recurses once
- * per derivation level, and a `fix` loop of a few hundred iterations nests thousands of them. The
- * task's user errors come back as `UserError`s; its output as a value.
+ * Run a CLI task in a worker thread: with a large JavaScript stack (the big-step evaluator recurses
+ * once per derivation level), and supervised, so this thread's event loop stays free for signals and
+ * a watchdog. The task's user errors come back as `UserError`s, its progress as events, its output
+ * as a value.
+ *
+ * The watchdog (see util/heartbeat.ts): the task counts every case and minimiser step in a shared
+ * buffer and records which user function it is in. If the count stops moving for longer than the
+ * per-case limit, the worker is terminated (which stops even an endless loop) and the task fails with
+ * a user error naming the user function it was stuck in, or the evaluator.
  */
 import { Worker } from 'node:worker_threads';
 import { UserError } from '../util/absurd.ts';
 import { StackLimitError } from '../semantics/ev.ts';
+import { BEATS, HEARTBEAT_BYTES, SITE } from '../util/heartbeat.ts';
 
 /** Tasks a worker can run, by name. */
-export type TaskName = 'run';
+export type TaskName = 'run' | 'hunt' | 'replay';
 
-export async function inLargeStack<T>(task: TaskName, args: unknown, stackMb: number): Promise<T> {
+/** The largest `--stack-mb` accepted (a thread's stack is reserved up front; more fails to start). */
+export const MAX_STACK_MB = 4096;
+
+/** How to supervise a task. */
+export interface WorkerTaskOptions {
+  readonly stackMb: number;
+  /** The per-case wall-clock limit (ms); no watchdog when absent. */
+  readonly caseTimeoutMs?: number;
+  /** The limit before the first case (loading user files); default max(3 × the case limit, 15 s). */
+  readonly graceMs?: number;
+  /** Progress events the task emits. */
+  readonly onEvent?: (ev: unknown) => void;
+}
+
+/** A running task: its result, and a way to stop it at once. */
+export interface WorkerTask<T> {
+  readonly result: Promise<T>;
+  /** Terminate the worker (the result then never settles). */
+  stop(): void;
+}
+
+/** The limit before the first case: loading user files and compiling them takes longer than a case. */
+const loadLimit = (caseMs: number): number => Math.max(3 * caseMs, 15_000);
+
+export function startInWorker<T>(task: TaskName, args: unknown, opts: WorkerTaskOptions): WorkerTask<T> {
+  if (opts.stackMb > MAX_STACK_MB) throw new UserError(`--stack-mb must be at most ${MAX_STACK_MB}, got ${opts.stackMb}`);
   // From the sources a bootstrap registers tsx first; the compiled package starts the worker module directly.
   const entry = import.meta.url.endsWith('.ts') ? './large-stack-entry.js' : './large-stack-worker.js';
+  const heartbeat = new SharedArrayBuffer(HEARTBEAT_BYTES);
+  const beats = new Int32Array(heartbeat);
   const worker = new Worker(new URL(entry, import.meta.url), {
-    workerData: { task, args },
-    resourceLimits: { stackSizeMb: stackMb },
+    workerData: { task, args, heartbeat },
+    resourceLimits: { stackSizeMb: opts.stackMb },
   });
-  try {
-    return await new Promise<T>((resolve, reject) => {
-      worker.once('message', (m: { ok: true; value: T } | { ok: false; kind: string; message: string }) => {
-        if (m.ok) resolve(m.value);
-        else if (m.kind === 'UserError' || m.kind === 'BudgetExceeded') reject(new UserError(m.message));
-        else if (m.kind === 'StackLimitError') reject(new StackLimitError(m.message.replace('--stack-mb N', `--stack-mb N (now ${stackMb})`)));
-        else reject(new Error(m.message));
-      });
-      worker.once('error', (e) => reject(e instanceof RangeError ? new StackLimitError(`the evaluation worker ran out of stack (--stack-mb ${stackMb}); raise --stack-mb or lower --fuel`) : e));
+  const sites = new Map<number, string>();
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const stop = (): void => {
+    stopped = true;
+    if (timer) clearInterval(timer);
+    void worker.terminate();
+  };
+  const result = new Promise<T>((resolve, reject) => {
+    const finish = (f: () => void): void => {
+      if (timer) clearInterval(timer);
+      void worker.terminate();
+      f();
+    };
+    worker.on('message', (m: { event: unknown } | { site: number; where: string } | { ok: true; value: T } | { ok: false; kind: string; message: string }) => {
+      if ('event' in m) { if (!stopped) opts.onEvent?.(m.event); return; }
+      if ('site' in m) { sites.set(m.site, m.where); return; }
+      if (m.ok) finish(() => resolve(m.value));
+      else if (m.kind === 'UserError' || m.kind === 'BudgetExceeded') finish(() => reject(new UserError(m.message)));
+      else if (m.kind === 'StackLimitError') finish(() => reject(new StackLimitError(m.message.replace('--stack-mb N', `--stack-mb N (now ${opts.stackMb})`))));
+      else finish(() => reject(new Error(m.message)));
     });
-  } finally {
-    await worker.terminate();
-  }
+    worker.once('exit', (code) => finish(() => reject(new Error(`the ${task} worker exited (code ${code}) without a result`))));
+    worker.once('error', (e) => finish(() => reject(e instanceof RangeError ? new StackLimitError(`the evaluation worker ran out of stack (--stack-mb ${opts.stackMb}); raise --stack-mb or lower --fuel`) : e)));
+    const limit = opts.caseTimeoutMs;
+    if (limit !== undefined) {
+      let last = Atomics.load(beats, BEATS);
+      let lastAt = Date.now();
+      timer = setInterval(() => {
+        const now = Atomics.load(beats, BEATS);
+        if (now !== last) { last = now; lastAt = Date.now(); return; }
+        const allowed = now === 0 ? opts.graceMs ?? loadLimit(limit) : limit;
+        if (Date.now() - lastAt <= allowed) return;
+        const site = sites.get(Atomics.load(beats, SITE));
+        const secs = `${(allowed / 1000).toFixed(allowed < 10_000 ? 1 : 0)} s`;
+        const where = site ? `in ${site}` : now === 0 && opts.graceMs === undefined ? 'before the first case (loading the lattice, variant or primitive files)' : 'in the evaluator';
+        const what = opts.graceMs !== undefined && now === 0 ? `the ${task}` : `case ${now === 0 ? 1 : now}`;
+        finish(() => reject(new UserError(`${what} timed out ${where}: no progress for ${secs} (--case-timeout ${(limit / 1000).toString()}s)`)));
+      }, Math.min(250, Math.max(20, limit / 4)));
+      timer.unref();
+    }
+  });
+  return { result, stop };
+}
+
+/** Run a task in a large-stack worker and wait for it. */
+export async function inLargeStack<T>(task: TaskName, args: unknown, stackMb: number, timeoutMs?: number): Promise<T> {
+  return startInWorker<T>(task, args, { stackMb, ...(timeoutMs !== undefined ? { caseTimeoutMs: timeoutMs, graceMs: timeoutMs } : {}) }).result;
 }

@@ -2,6 +2,7 @@
  * Lattices by name, and user lattices loaded from a `.ts`/`.js` file (`--lattice ./my-lattice.ts`).
  */
 import { importUserModule } from '../util/user-module.ts';
+import { guardUserFn } from '../util/user-code.ts';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UserError } from '../util/absurd.ts';
@@ -105,7 +106,20 @@ export async function resolveLattice(spec: string): Promise<AnyLattice> {
       throw new UserError(`lattice file ${abs}: the exported function threw: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
-  return validateLattice(exported, abs);
+  return guardLattice(spec, validateLattice(exported, abs));
+}
+
+/**
+ * A user lattice with every member function guarded: an exception is the user's (file, line, member),
+ * and a watchdog can name the member a stuck case is in. A copy: the module's own object is untouched.
+ */
+export function guardLattice(file: string, lat: AnyLattice): AnyLattice {
+  const o = lat as unknown as Record<string, unknown>;
+  const copy = Object.assign(Object.create(Object.getPrototypeOf(o) as object | null) as Record<string, unknown>, o);
+  for (const m of FUNCTION_MEMBERS) copy[m] = guardUserFn(o[m] as (...a: never[]) => unknown, file, m);
+  const f = o['factoring'] as Record<string, unknown> | undefined;
+  if (f) copy['factoring'] = { ...f, ...Object.fromEntries((['toI', 'toS', 'pair'] as const).map((m) => [m, guardUserFn(f[m] as (...a: never[]) => unknown, file, `factoring.${m}`)])) };
+  return copy as unknown as AnyLattice;
 }
 
 const FUNCTION_MEMBERS = ['join', 'leq', 'equals', 'show', 'fromLabel', 'toLabel'] as const;

@@ -3,7 +3,7 @@
  * validated on load with an error naming the file and the bad field, turned back into suite cases
  * (a pair is re-merged into one skeleton with high holes), and rendered as `.lam` for people.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import * as Q from '../distributions/rational.ts';
 import type { Expr, PlainValue } from '../syntax/ast.ts';
@@ -17,6 +17,7 @@ import { conversationOf, programOf, type PairCase, type SingleCase } from '../ge
 import { showModelSpec, type ModelSpec } from '../generators/models.ts';
 import { STANDARD_PRELUDE_SOURCE } from '../semantics/prelude.ts';
 import { UserError } from '../util/absurd.ts';
+import { ensureDir, withFileLock, writeFileAtomic } from '../util/atomic-write.ts';
 import { mergePrograms, showSkeleton } from '../generators/skeleton.ts';
 
 /** The schema version this code writes and reads. */
@@ -122,10 +123,13 @@ export function validateEntry(file: string, json: unknown): CorpusEntry {
 function validateModel(m: unknown, bad: (field: string, why: string) => UserError): void {
   const responses = (r: unknown, where: string): void => {
     if (!Array.isArray(r)) throw bad(where, 'must be an array of [response, "p/q"] pairs');
+    let total = Q.ZERO;
     r.forEach((x: unknown, i) => {
       if (!Array.isArray(x) || x.length !== 2 || typeof x[0] !== 'string' || typeof x[1] !== 'string') throw bad(`${where}[${i}]`, 'must be a [response, "p/q"] pair of strings');
       const q = Q.parseRational(x[1] as string);
       if (q === undefined || Q.lt(q, Q.ZERO)) throw bad(`${where}[${i}][1]`, `must be an exact non-negative rational like "3/10", got ${JSON.stringify(x[1])}`);
+      total = Q.add(total, q);
+      if (Q.lt(Q.ONE, total)) throw bad(`${where}[${i}][1]`, `makes the weights sum to ${Q.show(total)} > 1: a model's responses are a (sub-)distribution`);
     });
   };
   const o = m as Record<string, unknown> | null;
@@ -298,13 +302,52 @@ export function renderLam(entry: CorpusEntry, jsonFile: string, lat?: AnyLattice
   return `${lines.join('\n')}\n`;
 }
 
-/** Save an entry as `<dir>/<name>.json` plus `<name>.lam`; returns the JSON path. */
+/** Save an entry as `<dir>/<name>.json` plus `<name>.lam` (each written atomically); returns the JSON path. */
 export function saveEntry(dir: string, name: string, entry: CorpusEntry, lat?: AnyLattice): string {
-  mkdirSync(dir, { recursive: true });
+  ensureDir(dir);
   const json = join(dir, `${name}.json`);
-  writeFileSync(json, `${JSON.stringify(entry, null, 2)}\n`);
-  writeFileSync(join(dir, `${name}.lam`), renderLam(entry, json, lat));
+  writeFileAtomic(json, `${JSON.stringify(entry, null, 2)}\n`);
+  writeFileAtomic(join(dir, `${name}.lam`), renderLam(entry, json, lat));
   return json;
+}
+
+/** The file name (without extension) a hunt saves an entry under: variant, suite, lattice and seed. */
+export function findingName(variant: string, suite: string, lattice: string, seed: number | undefined): string {
+  return `${slug(variant)}-${slug(suite)}-${slug(lattice)}-${seed ?? 'hand'}`;
+}
+
+/** Same (variant, suite, lattice, seed): the identity under which at most one entry is kept. */
+function sameKey(a: CorpusEntry, b: CorpusEntry): boolean {
+  return slug(a.variant) === slug(b.variant) && a.suite === b.suite && a.lattice === b.lattice && a.seed === b.seed;
+}
+
+/** What `saveFinding` did. */
+export type SaveOutcome =
+  | { readonly kind: 'written'; readonly file: string; readonly size: number; readonly replaced?: { readonly file: string; readonly size: number } }
+  | { readonly kind: 'kept'; readonly file: string; readonly size: number };
+
+/**
+ * Save a hunt's finding without ever making the corpus worse: under a lock on its file name, every
+ * entry of the folder with the same (variant, suite, lattice, seed) — whatever its file name, so a
+ * curated entry counts — is compared, and the new one is written (atomically) only if it is no larger
+ * than all of them. Concurrent hunts therefore leave the smallest entry, never a mixed file.
+ */
+export function saveFinding(dir: string, entry: CorpusEntry, lat?: AnyLattice): SaveOutcome {
+  ensureDir(dir);
+  const name = findingName(entry.variant, entry.suite, entry.lattice, entry.seed);
+  const json = join(dir, `${name}.json`);
+  return withFileLock(json, (): SaveOutcome => {
+    let replaced: { file: string; size: number } | undefined;
+    for (const f of corpusFiles(dir)) {
+      let e: CorpusEntry;
+      try { e = loadEntry(f); } catch { continue; /* a corrupt neighbour is not ours to judge here */ }
+      if (!sameKey(e, entry)) continue;
+      if (e.size < entry.size) return { kind: 'kept', file: f, size: e.size };
+      if (f === json) replaced = { file: f, size: e.size };
+    }
+    saveEntry(dir, name, entry, lat);
+    return { kind: 'written', file: json, size: entry.size, ...(replaced ? { replaced } : {}) };
+  });
 }
 
 /**
@@ -317,9 +360,29 @@ export function entryFilePath(spec: string, file: string): string {
   return existsSync(alt) ? alt : spec;
 }
 
+/** The corpus of a folder: the valid entries, and one warning per file that could not be read. */
+export interface CorpusScan {
+  readonly entries: readonly { readonly file: string; readonly entry: CorpusEntry }[];
+  readonly warnings: readonly string[];
+}
+
+/** Read every corpus file of a folder; a corrupt one is a warning (naming it and why), never fatal. */
+export function scanCorpus(dir: string = CORPUS_DIR): CorpusScan {
+  const entries: { file: string; entry: CorpusEntry }[] = [];
+  const warnings: string[] = [];
+  for (const f of corpusFiles(dir)) {
+    try {
+      entries.push({ file: f, entry: loadEntry(f) });
+    } catch (e) {
+      warnings.push(`skipped ${e instanceof UserError ? e.message : `${f}: ${String(e)}`}`);
+    }
+  }
+  return { entries, warnings };
+}
+
 /**
- * Corpus cases for a suite on a lattice, to feed `runSuite`'s `examples` (regression cases tried
- * before any generated one). Entries of other suites or lattices are skipped; a malformed file throws.
+ * Corpus cases for a suite on a lattice (regression cases to judge one by one). Entries of other
+ * suites or lattices are skipped; a malformed file throws (use `scanCorpus` to skip it instead).
  */
 export function corpusExamples<L>(suite: string, lat: Lattice<L>, dir: string = CORPUS_DIR): unknown[] {
   const out: unknown[] = [];

@@ -7,7 +7,7 @@ import type { Variant } from '../variants/variant.ts';
 import { judge } from '../runner/suite.ts';
 import { caseSize, minimise, type AnyCase } from './minimise.ts';
 import { isPairCase } from './variant-ctx.ts';
-import { caseToEntry, saveEntry, slug, type CorpusEntry } from './corpus.ts';
+import { caseToEntry, type CorpusEntry } from './corpus.ts';
 import { pairReport, singleReport, type ReportHeader } from './report.ts';
 
 /** A counterexample found by a hunt. */
@@ -41,11 +41,43 @@ export interface FinishOptions {
   /** Run the minimiser (default true) with this budget (default 10 s). */
   readonly minimise?: boolean;
   readonly minimiseMs?: number;
-  /** Directory to save the entry in; nothing is written without it. */
-  readonly saveDir?: string;
+  /** A deterministic minimiser budget in judgements (then the time budget is not used). */
+  readonly minimiseChecks?: number;
+  /** The budget flags that reproduce the run, for the replay command (e.g. `--runs 500`). */
+  readonly budgetFlags?: string;
+  /** Each smaller case the minimiser reaches, with its entry and report. */
+  readonly onImprove?: (d: Described) => void;
 }
 
-/** Minimise, build the corpus entry, save it when asked, and write the report. */
+/** A case as a corpus entry and a report. */
+export interface Described {
+  readonly entry: CorpusEntry;
+  readonly report: string;
+  readonly size: number;
+}
+
+/** The corpus entry and the report of a failing case (before, during or after minimising). */
+export function describeFinding(
+  opts: FinishOptions, variant: Variant, suite: LlmbdaSuite, ctx: LlmbdaCtx<unknown>, value: AnyCase<unknown>, f: Found,
+  minimised?: ReportHeader['minimised'],
+): Described {
+  const entry = caseToEntry(ctx.lat, isPairCase(value) ? { kind: 'pair', value } : { kind: 'single', value }, {
+    variant: opts.variantSpec, suite: suite.name, seed: f.seed, path: f.path, reason: f.reason.split('\n')[0]!,
+    ...(opts.primsFile ? { prims: opts.primsFile } : {}),
+  });
+  const replay = [
+    `npx llmbda hunt --variant ${opts.variantSpec} --suite ${suite.name} --lattice '${ctx.lat.name}' --seed ${f.seed} ${opts.budgetFlags ?? `--runs ${f.testsToFailure}`}${opts.primsFile ? ` --prims ${opts.primsFile}` : ''}`,
+  ];
+  const header: ReportHeader = {
+    variant: variant.name, variantDescription: variant.description, suite: suite.name, suiteTitle: suite.title, lattice: ctx.lat.name,
+    reason: f.reason, seed: f.seed, path: f.path, testsToFailure: f.testsToFailure, timeToFailureMs: f.timeToFailureMs, shrinks: f.shrinks,
+    ...(minimised ? { minimised } : {}), replay,
+  };
+  const report = isPairCase(value) ? pairReport(ctx, value, header) : singleReport(ctx, value, header);
+  return { entry, report, size: caseSize(value) };
+}
+
+/** Minimise, build the corpus entry and write the report (saving is the caller's: `saveFinding`). */
 export function finishFinding(
   opts: FinishOptions, variant: Variant, suite: LlmbdaSuite, ctx: LlmbdaCtx<unknown>, value: AnyCase<unknown>, f: Found,
 ): { finding: Finding; report: string } {
@@ -54,31 +86,22 @@ export function finishFinding(
   let minimised: ReportHeader['minimised'];
   let reason = f.reason;
   if (opts.minimise !== false) {
-    const m = minimise(suite, ctx, value, opts.minimiseMs ?? 10_000);
+    const onImprove = opts.onImprove;
+    const m = minimise(suite, ctx, value, opts.minimiseChecks !== undefined ? Infinity : opts.minimiseMs ?? 10_000, {
+      ...(opts.minimiseChecks !== undefined ? { maxChecks: opts.minimiseChecks } : {}),
+      ...(onImprove ? {
+        onImprove: (c: AnyCase<unknown>) => {
+          const j = judge(suite, ctx, c);
+          onImprove(describeFinding(opts, variant, suite, ctx, c, { ...f, reason: j.ok === false ? j.reason : f.reason }));
+        },
+      } : {}),
+    });
     final = m.value;
     minimised = { before: m.before, after: m.after, steps: m.steps };
     const j = judge(suite, ctx, final);
     if (j.ok === false) reason = j.reason;
   }
-  const entry = caseToEntry(ctx.lat, isPairCase(final) ? { kind: 'pair', value: final } : { kind: 'single', value: final }, {
-    variant: opts.variantSpec, suite: suite.name, seed: f.seed, path: f.path, reason: reason.split('\n')[0]!,
-    ...(opts.primsFile ? { prims: opts.primsFile } : {}),
-  });
-  const name = `${slug(variant.name)}-${slug(ctx.lat.name)}-${f.seed}`;
-  const savedTo = opts.saveDir === undefined ? undefined : saveEntry(opts.saveDir, name, entry, ctx.lat);
-  const replay = [
-    ...(savedTo ? [`npx llmbda replay ${savedTo}`] : []),
-    `npx llmbda hunt --variant ${opts.variantSpec} --suite ${suite.name} --lattice '${ctx.lat.name}' --seed ${f.seed}${opts.primsFile ? ` --prims ${opts.primsFile}` : ''}`,
-  ];
-  const header: ReportHeader = {
-    variant: variant.name, variantDescription: variant.description, suite: suite.name, suiteTitle: suite.title, lattice: ctx.lat.name,
-    reason, seed: f.seed, path: f.path, testsToFailure: f.testsToFailure, timeToFailureMs: f.timeToFailureMs, shrinks: f.shrinks,
-    ...(minimised ? { minimised } : {}), replay,
-  };
-  const report = [
-    isPairCase(final) ? pairReport(ctx, final, header) : singleReport(ctx, final, header),
-    ...(savedTo ? [`Saved: ${savedTo} (and ${savedTo.replace(/\.json$/, '.lam')})`] : []),
-  ].join('\n');
-  const finding: Finding = { ...f, reason, shrunkSize, size: caseSize(final), value: final, entry, ...(savedTo ? { savedTo } : {}) };
-  return { finding, report };
+  const d = describeFinding(opts, variant, suite, ctx, final, { ...f, reason }, minimised);
+  const finding: Finding = { ...f, reason, shrunkSize, size: d.size, value: final, entry: d.entry };
+  return { finding, report: d.report };
 }

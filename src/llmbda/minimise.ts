@@ -294,7 +294,7 @@ function perturbations<L>(lat: Lattice<L>, c: AnyCase<L>): AnyCase<L>[] {
 interface Descent<L> { value: AnyCase<L>; m: number[]; steps: number; checks: number; interrupted: boolean }
 
 /** Greedy descent from `start`: take the smallest candidate the suite still rejects, until none is left. */
-function descend<L>(suite: LlmbdaSuite, ctx: LlmbdaCtx<L>, start: AnyCase<L>, deadline: number, failsOn: (c: AnyCase<L>) => boolean): Descent<L> {
+function descend<L>(suite: LlmbdaSuite, ctx: LlmbdaCtx<L>, start: AnyCase<L>, out: () => boolean, failsOn: (c: AnyCase<L>) => boolean, onStep?: (c: AnyCase<L>) => void): Descent<L> {
   let current = start;
   let m = measure(ctx.lat, current);
   let steps = 0, checks = 0;
@@ -304,12 +304,13 @@ function descend<L>(suite: LlmbdaSuite, ctx: LlmbdaCtx<L>, start: AnyCase<L>, de
       .filter((x) => less(x.m, m))
       .sort((a, b) => (less(a.m, b.m) ? -1 : less(b.m, a.m) ? 1 : 0));
     for (const { c, m: mc } of cands) {
-      if (performance.now() > deadline) return { value: current, m, steps, checks, interrupted: true };
+      if (out()) return { value: current, m, steps, checks, interrupted: true };
       checks++;
       if (failsOn(c)) {
         current = c;
         m = mc;
         steps++;
+        onStep?.(c);
         continue outer;
       }
     }
@@ -321,24 +322,40 @@ function descend<L>(suite: LlmbdaSuite, ctx: LlmbdaCtx<L>, start: AnyCase<L>, de
  * Minimise a failing case: a greedy descent, then side steps (`perturbations`) each followed by a
  * descent, kept when they end strictly lower — until nothing improves or `budgetMs` runs out.
  */
-export function minimise<L>(suite: LlmbdaSuite, ctx: LlmbdaCtx<L>, start: AnyCase<L>, budgetMs = 10_000): Minimised<L> {
+export interface MinimiseOptions<L> {
+  /** Called with each case smaller (in AST nodes) than any reported before, as the search finds it. */
+  readonly onImprove?: (c: AnyCase<L>) => void;
+  /** Most judgements (a deterministic budget, unlike time: the same case minimises the same way under any load). */
+  readonly maxChecks?: number;
+}
+
+export function minimise<L>(suite: LlmbdaSuite, ctx: LlmbdaCtx<L>, start: AnyCase<L>, budgetMs = 10_000, opts: MinimiseOptions<L> = {}): Minimised<L> {
   const deadline = performance.now() + budgetMs;
+  let judged = 0;
+  const out = (): boolean => performance.now() > deadline || judged >= (opts.maxChecks ?? Infinity);
   // A leak must stay a leak: a candidate that crashes the evaluator is a different failure.
   const first = judge(suite, ctx, start);
   const crashed = first.ok === false && first.crashed;
   const failsOn = (c: AnyCase<L>): boolean => {
+    judged++;
     const j = judge(suite, ctx, c);
     return j.ok === false && j.crashed === crashed;
   };
-  let best = descend(suite, ctx, start, deadline, failsOn);
+  let reported = caseSize(start);
+  const onStep = opts.onImprove ? (c: AnyCase<L>): void => {
+    const n = caseSize(c);
+    if (n < reported) { reported = n; opts.onImprove!(c); }
+  } : undefined;
+  let best = descend(suite, ctx, start, out, failsOn, onStep);
   let steps = best.steps, checks = best.checks, interrupted = best.interrupted;
   improve: while (!interrupted) {
     for (const p of perturbations(ctx.lat, best.value)) {
-      const d = descend(suite, ctx, p, deadline, failsOn);
+      const d = descend(suite, ctx, p, out, failsOn);
       checks += d.checks + 1;
       if (d.interrupted) { interrupted = true; break improve; }
       if (less(d.m, best.m) && failsOn(d.value)) {
         best = d;
+        onStep?.(d.value);
         steps += d.steps + 1;
         continue improve;
       }

@@ -10,6 +10,7 @@
  * - `primContract`: a property suite for the contract itself (label-free, closed, a pure function).
  */
 import { importUserModule } from '../util/user-module.ts';
+import { guardUserFn } from '../util/user-code.ts';
 import fc from 'fast-check';
 import * as Q from '../distributions/rational.ts';
 import type { Expr, PlainValue } from '../syntax/ast.ts';
@@ -129,7 +130,7 @@ export async function loadPrimsFile(file: string): Promise<PrimTable> {
   const t = mod['prims'] ?? mod['default'];
   if (typeof t !== 'object' || t === null) throw new UserError(`${file}: export a primitive table: export const prims = { name: (v) => …, … }`);
   for (const [k, f] of Object.entries(t)) if (typeof f !== 'function') throw new UserError(`${file}: primitive ${JSON.stringify(k)} must be a function (v: PlainValue) => PrimResult`);
-  return t as PrimTable;
+  return Object.fromEntries(Object.entries(t).map(([k, f]) => [k, guardUserFn(f as (...a: never[]) => unknown, file, k)])) as unknown as PrimTable;
 }
 
 // ---------------------------------------------------------------------------------------------

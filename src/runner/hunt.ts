@@ -34,12 +34,14 @@ export interface Hit<Case, Ctx> {
 /** Budget of a hunt: seed, time over all targets, and optionally cases per target. */
 export interface DriveOptions {
   readonly seed: number;
-  /** Search time budget over all targets (shrinking is extra). */
+  /** Search time budget over all targets (shrinking is extra); `Infinity` for none (a `runs` budget alone is deterministic). */
   readonly timeMs: number;
   /** Most cases per target (default: unbounded, the time budget decides). */
   readonly runs?: number;
   /** Least time given to one target, so every target is tried (default 100 ms). */
   readonly minShareMs?: number;
+  /** The first failing case the moment it is found, then each smaller one shrinking reaches. */
+  readonly onFailure?: (target: HuntTarget<never, never>, c: unknown, reason: string, at: { readonly testsToFailure: number; readonly timeToFailureMs: number }) => void;
 }
 
 /** What a hunt searched, and its first counterexample or crash if any. */
@@ -49,7 +51,7 @@ export interface DriveResult<Case, Ctx> {
   readonly searched: readonly Searched[];
   readonly hit?: Hit<Case, Ctx>;
   /** A target whose suite crashed outside any case. */
-  readonly error?: { readonly target: HuntTarget<Case, Ctx>; readonly message: string };
+  readonly error?: { readonly target: HuntTarget<Case, Ctx>; readonly message: string; readonly userCode: boolean };
 }
 
 /** Search the targets in order; never throws for a property violation (a hit is data). */
@@ -60,19 +62,20 @@ export function drive<Case, Ctx>(targets: readonly HuntTarget<Case, Ctx>[], opts
   for (const [i, target] of targets.entries()) {
     const left = opts.timeMs - (performance.now() - started);
     if (left <= 0 && searched.length > 0) break;
-    const share = Math.max(opts.minShareMs ?? 100, left / (targets.length - i));
+    const share = left === Infinity ? undefined : Math.max(opts.minShareMs ?? 100, left / (targets.length - i));
     const t0 = performance.now();
     let lastCaseAt = t0;
     const v = runSuite(target.suite, target.ctx, {
       runs: opts.runs ?? 2_000_000_000,
       seed: opts.seed,
-      timeoutMs: share,
+      ...(share !== undefined ? { timeoutMs: share } : {}),
       onCase: () => { lastCaseAt = performance.now(); },
+      ...(opts.onFailure ? { onFailure: (c: Case, reason: string, n: number) => opts.onFailure!(target as HuntTarget<never, never>, c, reason, { testsToFailure: n, timeToFailureMs: lastCaseAt - t0 }) } : {}),
     });
     const ms = performance.now() - t0;
     tried += v.runs;
     searched.push({ suite: target.suite.name, label: target.label, cases: v.runs, ms });
-    if (v.status === 'error') return { tried, timeMs: performance.now() - started, searched, error: { target, message: v.error } };
+    if (v.status === 'error') return { tried, timeMs: performance.now() - started, searched, error: { target, message: v.error, userCode: v.userCode === true } };
     if (v.status !== 'fails') continue;
     const hit: Hit<Case, Ctx> = { target, counterexample: v.counterexample, timeToFailureMs: lastCaseAt - t0, shrinkMs: ms - (lastCaseAt - t0) };
     return { tried, timeMs: performance.now() - started, searched, hit };

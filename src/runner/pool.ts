@@ -9,6 +9,7 @@
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { UserError } from '../util/absurd.ts';
+import { BEATS, HEARTBEAT_BYTES, SITE } from '../util/heartbeat.ts';
 
 /** What the pool runs: a module a worker can import (exporting `runJob`), and the same function here. */
 export interface JobModule<J, R> {
@@ -23,6 +24,17 @@ export interface PoolOptions<J, R> {
   /** Estimated cost of a job (larger first); default: input order. */
   readonly cost?: (job: J) => number;
   readonly onDone?: (r: R, done: number, total: number) => void;
+  /**
+   * Always use worker threads, even for one (keeps the calling thread free for signals, and lets the
+   * watchdog stop a stuck job).
+   */
+  readonly threads?: boolean;
+  /**
+   * Per-case wall-clock limit: a worker whose case counter (util/heartbeat.ts) stops moving this long is
+   * terminated and replaced, and its job answered by `timedOut` (required with it).
+   */
+  readonly caseTimeoutMs?: number;
+  readonly timedOut?: (job: J, why: string) => R;
 }
 
 /** The worker count actually used: at least 1, at most the cores and the jobs. */
@@ -38,7 +50,8 @@ export async function runPool<J, R>(jobs: readonly J[], mod: JobModule<J, R>, op
   let done = 0;
   const order = jobs.map((job, i) => ({ job, i }));
   if (opts.cost) { const cost = opts.cost; order.sort((a, b) => cost(b.job) - cost(a.job) || a.i - b.i); }
-  if (n === 1) {
+  if (jobs.length === 0) return results;
+  if (n === 1 && !opts.threads) {
     for (const { job, i } of order) {
       results[i] = await mod.run(job);
       opts.onDone?.(results[i]!, ++done, jobs.length);
@@ -47,25 +60,64 @@ export async function runPool<J, R>(jobs: readonly J[], mod: JobModule<J, R>, op
   }
   const fromSource = mod.url.pathname.endsWith('.ts');
   const entry = new URL(fromSource ? './worker-entry.js' : './worker.js', import.meta.url);
-  const workers = Array.from({ length: n }, () => new Worker(entry, { workerData: { module: mod.url.href } }));
+  const live = new Set<Worker>();
+  const spawn = (): { w: Worker; beats: Int32Array; sites: Map<number, string> } => {
+    const heartbeat = new SharedArrayBuffer(HEARTBEAT_BYTES);
+    const w = new Worker(entry, { workerData: { module: mod.url.href, heartbeat } });
+    const sites = new Map<number, string>();
+    w.on('message', (m: { site?: number; where?: string }) => { if (m.site !== undefined) sites.set(m.site, m.where ?? '?'); });
+    live.add(w);
+    return { w, beats: new Int32Array(heartbeat), sites };
+  };
   try {
-    await Promise.all(workers.map((w) => new Promise<void>((resolve, reject) => {
+    await Promise.all(Array.from({ length: n }, () => new Promise<void>((resolve, reject) => {
+      let cur = spawn();
       const next = (): void => {
         const item = order.shift();
         if (!item) { resolve(); return; }
-        w.once('message', (msg: { id: number; result?: R; error?: string; user?: boolean }) => {
+        let timer: NodeJS.Timeout | undefined;
+        const { w, beats, sites } = cur;
+        const onMsg = (msg: { id?: number; result?: R; error?: string; user?: boolean }): void => {
+          if (msg.id !== item.i) return;
+          w.off('message', onMsg);
+          w.off('error', onErr);
+          if (timer) clearInterval(timer);
           if (msg.error !== undefined) { reject(msg.user ? new UserError(msg.error) : new Error(msg.error)); return; }
           results[item.i] = msg.result!;
           opts.onDone?.(msg.result!, ++done, jobs.length);
           next();
-        });
+        };
+        const onErr = (e: unknown): void => { if (timer) clearInterval(timer); reject(e); };
+        w.on('message', onMsg);
+        w.once('error', onErr);
+        const limit = opts.caseTimeoutMs;
+        if (limit !== undefined && opts.timedOut) {
+          const timedOut = opts.timedOut;
+          let last = Atomics.load(beats, BEATS);
+          let lastAt = Date.now();
+          timer = setInterval(() => {
+            const b = Atomics.load(beats, BEATS);
+            if (b !== last) { last = b; lastAt = Date.now(); return; }
+            // Before a worker's first case it is still loading (compiling the sources): allow longer.
+            if (Date.now() - lastAt <= (b === 0 ? Math.max(3 * limit, 15_000) : limit)) return;
+            clearInterval(timer);
+            w.off('message', onMsg);
+            w.off('error', onErr);
+            const site = sites.get(Atomics.load(beats, SITE));
+            live.delete(w);
+            void w.terminate();
+            results[item.i] = timedOut(item.job, `a case timed out ${site ? `in ${site}` : 'in the evaluator'}: no progress for ${(limit / 1000).toString()} s (--case-timeout)`);
+            opts.onDone?.(results[item.i]!, ++done, jobs.length);
+            cur = spawn();
+            next();
+          }, Math.min(250, Math.max(20, limit / 4)));
+        }
         w.postMessage({ id: item.i, job: item.job });
       };
-      w.once('error', reject);
       next();
     })));
   } finally {
-    await Promise.all(workers.map((w) => w.terminate()));
+    await Promise.all([...live].map((w) => w.terminate()));
   }
   return results;
 }

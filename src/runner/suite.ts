@@ -7,6 +7,8 @@
 import fc from 'fast-check';
 import { DiscardCase } from '../util/discard.ts';
 import { defaultSeed } from './seed.ts';
+import { beat } from '../util/heartbeat.ts';
+import { isUserCodeError } from '../util/user-code.ts';
 
 /** The judgement of one case: holds, or fails with a human-readable reason. */
 export type CaseOutcome = { readonly ok: true } | { readonly ok: false; readonly reason: string };
@@ -42,6 +44,11 @@ export interface PropertySuite<Case, Ctx> {
    */
   stats?(c: Case, ctx: Ctx): Readonly<Record<string, boolean>>;
   readonly thresholds?: Readonly<Record<string, number>>;
+  /**
+   * The suite's stated power: how many cases a hunt must survive on one target before it may call a
+   * variant clean (fewer is "inconclusive"). Default: the hunt's `CLEAN_BILL_CASES`.
+   */
+  readonly power?: number;
 }
 
 /** How to run a suite: case count, seed, replay path, examples tried first, a time limit, progress. */
@@ -58,6 +65,11 @@ export interface RunOptions<Case> {
   readonly onCase?: (index: number) => void;
   /** Skip shrinking (for timing tests-to-failure without shrink cost). */
   readonly noShrink?: boolean;
+  /**
+   * Called with the first failing case the moment it is found, then with every smaller failing case
+   * fast-check's shrinking reaches (so a caller can show and save a finding before shrinking ends).
+   */
+  readonly onFailure?: (c: Case, reason: string, testsToFailure: number) => void;
 }
 
 /** A failing case (after fast-check's shrinking), rendered, with what replays it (`seed`, `path`). */
@@ -100,7 +112,11 @@ export type Verdict<Case> = VerdictCommon & (
       /** Set when the failing case threw instead of returning a failed outcome. */
       readonly error?: string;
     }
-  | { readonly status: 'error'; readonly ok: false; readonly vacuous: readonly []; readonly counterexample?: undefined; readonly error: string }
+  | {
+      readonly status: 'error'; readonly ok: false; readonly vacuous: readonly []; readonly counterexample?: undefined; readonly error: string;
+      /** The error came from the user's own code (a lattice, variant rule or primitive): a user error, not a crash. */
+      readonly userCode?: true;
+    }
 );
 
 /** Run a suite in a context. Pure with respect to `seed`: same seed, same cases, same verdict. */
@@ -115,8 +131,13 @@ export function runSuite<Case, Ctx>(
   let discarded = 0;
   let firstFailureAt = 0;
   const lastReason = new Map<Case, string>();
+  let userFailure: string | undefined;
   const started = performance.now();
   const prop = fc.property(suite.arbitrary(ctx), (c) => {
+    beat();
+    // After user code failed, the run is over: every further case (a shrink candidate) passes, so
+    // fast-check stops at once instead of shrinking the user's exception.
+    if (userFailure !== undefined) return true;
     if (firstFailureAt === 0) {
       seen++;
       opts.onCase?.(seen);
@@ -125,6 +146,7 @@ export function runSuite<Case, Ctx>(
         try {
           st = suite.stats(c, ctx);
         } catch (e) {
+          if (isUserCodeError(e)) { userFailure = e.message; return false; }
           if (!DiscardCase.isDiscard(e)) throw e;
           seen--;
           discarded++;
@@ -139,11 +161,13 @@ export function runSuite<Case, Ctx>(
     } catch (e) {
       // A case too expensive to judge (e.g. an evaluation over its step budget) is discarded, not judged.
       if (DiscardCase.isDiscard(e)) { discarded++; fc.pre(false); }
+      if (isUserCodeError(e)) { userFailure = e.message; return false; }
       throw e;
     }
     if (!out.ok) {
       lastReason.set(c, out.reason);
       if (firstFailureAt === 0) firstFailureAt = seen;
+      opts.onFailure?.(c, out.reason, firstFailureAt);
       return false;
     }
     return true;
@@ -161,10 +185,15 @@ export function runSuite<Case, Ctx>(
   try {
     details = fc.check(prop, params);
   } catch (e) {
+    if (isUserCodeError(e)) userFailure ??= e.message; // user code failing while cases are generated
     error = e instanceof Error ? e.message : String(e);
     details = undefined as never;
   }
+  if (userFailure === undefined && details?.failed && isUserCodeError(details.errorInstance)) userFailure = details.errorInstance.message;
   const timeMs = performance.now() - started;
+  if (userFailure !== undefined) {
+    return { suite: suite.name, title: suite.title, status: 'error', ok: false, runs: seen, seed, timeMs, stats: {}, vacuous: [], discarded, error: userFailure, userCode: true };
+  }
   if (error !== undefined) {
     return { suite: suite.name, title: suite.title, status: 'error', ok: false, runs: seen, seed, timeMs, stats: {}, vacuous: [], discarded, error };
   }
@@ -213,10 +242,12 @@ export type Judgement =
 /** Judge one case with a suite's `check` (replays and minimisers use it; a discard is reported as such). */
 export function judge<Case, Ctx>(suite: PropertySuite<Case, Ctx>, ctx: Ctx, c: Case): Judgement {
   let out: CaseOutcome;
+  beat();
   try {
     out = suite.check(c, ctx);
   } catch (e) {
     if (DiscardCase.isDiscard(e)) return { ok: 'discarded', reason: e.message };
+    if (isUserCodeError(e)) throw e;
     return { ok: false, reason: `exception: ${e instanceof Error ? e.message : String(e)}`, crashed: true };
   }
   return out.ok ? { ok: true } : { ok: false, reason: out.reason, crashed: false };

@@ -1,8 +1,10 @@
 /** Worker thread: imports the job module named in `workerData`, runs the jobs it is sent, posts results. */
 import { parentPort, workerData } from 'node:worker_threads';
 import { UserError } from '../util/absurd.ts';
+import { installHeartbeat } from '../util/heartbeat.ts';
 
-const { module } = workerData as { module: string };
+const { module, heartbeat } = workerData as { module: string; heartbeat?: SharedArrayBuffer };
+if (heartbeat) installHeartbeat(heartbeat, (site, where) => parentPort?.postMessage({ site, where }));
 const { runJob } = (await import(module)) as { runJob: (job: unknown) => Promise<unknown> };
 
 parentPort?.on('message', async (msg: { id: number; job: unknown }) => {

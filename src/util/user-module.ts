@@ -11,6 +11,7 @@ import { copyFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { UserError } from './absurd.ts';
+import { userLine } from './user-code.ts';
 
 /** Is `file` inside a package whose nearest package.json says `"type": "module"`? */
 function inEsmScope(file: string): boolean {
@@ -35,8 +36,31 @@ async function importTs(abs: string): Promise<Record<string, unknown>> {
   return (await tsImport(pathToFileURL(abs).href, import.meta.url)) as Record<string, unknown>;
 }
 
+/**
+ * How long a user module may take to load (compiling it and running its top level), in ms: 10 s, or
+ * `LLMBDA_IMPORT_TIMEOUT_MS`. A top-level `await` that never settles is reported instead of hanging
+ * (or of Node's silent exit 13).
+ */
+export function importTimeoutMs(): number {
+  const v = Number(process.env['LLMBDA_IMPORT_TIMEOUT_MS']);
+  return Number.isFinite(v) && v > 0 ? v : 10_000;
+}
+
 /** Import a user module as ESM; `what` names it in errors ("lattice file", "variant file", …). */
 export async function importUserModule(file: string, what: string): Promise<Record<string, unknown>> {
+  const limit = importTimeoutMs();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new UserError(`could not load ${what} ${file}: it did not finish loading within ${limit / 1000} s (a top-level await that never settles?)`)), limit);
+  });
+  try {
+    return await Promise.race([importUserModuleNow(file, what), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function importUserModuleNow(file: string, what: string): Promise<Record<string, unknown>> {
   const abs = resolve(file);
   if (!existsSync(abs)) throw new UserError(`cannot read ${what} ${file}: no such file`);
   try {
@@ -59,6 +83,7 @@ export async function importUserModule(file: string, what: string): Promise<Reco
   } catch (e) {
     if (e instanceof UserError) throw e;
     const msg = e instanceof Error ? e.message : String(e);
-    throw new UserError(`could not load ${what} ${file}: ${msg.split('\n')[0]}`);
+    const at = userLine(e, file)?.replace(/^.*:(\d+)$/, ':$1') ?? '';
+    throw new UserError(`could not load ${what} ${file}${at}: ${msg.split('\n')[0]}`);
   }
 }

@@ -3,6 +3,7 @@
  * what changes. Users write them in their own `.ts` file (see examples/my-variant.ts and docs/variants.md).
  */
 import { importUserModule } from '../util/user-module.ts';
+import { describeReturn, guardUserFn } from '../util/user-code.ts';
 import type { RuleTable, Semantics } from '../semantics/rules-types.ts';
 import { REFERENCE_RULES } from '../semantics/rules.ts';
 import { SKIPPING, SKIPPING_RULES } from '../skipping/skipping.ts';
@@ -72,6 +73,18 @@ export function validateVariant(file: string, x: unknown): Variant {
 /** Load a variant from a user `.ts`/`.js` file (default export, or export named `variant`). */
 export async function loadVariantFile(file: string): Promise<Variant> {
   const mod = await importUserModule(file, 'variant file');
-  return validateVariant(file, mod['default'] ?? mod['variant']);
+  return guardVariant(file, validateVariant(file, mod['default'] ?? mod['variant']));
+}
+
+/** Is `r` a distribution over outcomes (what a rule returns)? Duck-typed: the user's copy of the class may differ. */
+function ruleResultProblem(r: unknown): string | undefined {
+  return typeof r === 'object' && r !== null && (r as { map?: unknown }).map instanceof Map ? undefined : `returned ${describeReturn(r)}, not a distribution (ODist)`;
+}
+
+/** The variant with every rule guarded (exceptions and wrong results are the user's, with file and line). */
+export function guardVariant(file: string, v: Variant): Variant {
+  const guard = (t: Partial<RuleTable> | undefined): Partial<RuleTable> =>
+    Object.fromEntries(Object.entries(t ?? {}).map(([k, f]) => [k, guardUserFn(f as (...a: never[]) => unknown, file, k, ruleResultProblem)])) as Partial<RuleTable>;
+  return { ...v, rules: guard(v.rules), ...(v.skippingRules ? { skippingRules: guard(v.skippingRules) } : {}) };
 }
 

@@ -1,0 +1,43 @@
+/**
+ * The body of `llmbda hunt` for the LLMbda system, run inside a supervised worker (src/cli/large-stack.ts):
+ * the hunt itself, its progress posted as events (the CLI thread shows and saves them), and its result
+ * as plain data (no case values cross the thread boundary, only corpus entries and text).
+ */
+import { hunt, type HuntProgress, type HuntResult } from '../api/hunt.ts';
+import type { CorpusEntry } from '../llmbda/corpus.ts';
+
+/** What the CLI passes to the worker. */
+export interface HuntTaskArgs {
+  readonly variant: string;
+  readonly lattices?: string[];
+  readonly suite?: string;
+  readonly timeMs?: number;
+  readonly seed?: number;
+  readonly runs?: number;
+  readonly primsFile?: string;
+  readonly minimise: boolean;
+  readonly maxSteps?: number;
+}
+
+/** What comes back: the result without the case value. */
+export type HuntTaskResult = Omit<HuntResult, 'finding'> & {
+  readonly finding?: Omit<NonNullable<HuntResult['finding']>, 'value'> & { readonly entry: CorpusEntry };
+};
+
+export async function executeHunt(a: HuntTaskArgs, emit: (ev: HuntProgress) => void): Promise<HuntTaskResult> {
+  const r = await hunt({
+    variant: a.variant,
+    ...(a.lattices ? { lattices: a.lattices } : {}),
+    ...(a.suite ? { suite: a.suite } : {}),
+    ...(a.timeMs !== undefined ? { timeMs: a.timeMs } : {}),
+    ...(a.seed !== undefined ? { seed: a.seed } : {}),
+    ...(a.runs !== undefined ? { runs: a.runs } : {}),
+    ...(a.primsFile ? { primsFile: a.primsFile } : {}),
+    ...(a.maxSteps !== undefined ? { maxSteps: a.maxSteps } : {}),
+    minimise: a.minimise,
+    onProgress: emit,
+  });
+  if (!r.finding) return r;
+  const { value: _value, ...finding } = r.finding;
+  return { ...r, finding };
+}

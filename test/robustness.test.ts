@@ -1,0 +1,325 @@
+/**
+ * Nothing lost, nothing hangs (issue 16), end to end: the CLI is spawned as a user runs it and signalled.
+ * A finding survives Ctrl-C (printed, saved, valid); `kill` during `check` prints the finished verdicts;
+ * the cursor comes back; bad `--out` folders are user errors after the report; saves never make the
+ * corpus worse (concurrent writers, curated entries); user code that loops, throws or returns garbage
+ * is stopped and named; flags are bounded; verdicts depend on the seed alone.
+ * Every spawn costs about a second of tsx startup, so budgets are small and at most two run at once.
+ */
+import { describe, it, expect } from 'vitest';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { loadEntry, findingName, saveFinding, type CorpusEntry } from '../src/llmbda/corpus.ts';
+import { poolSize } from '../src/runner/pool.ts';
+import { writeFileAtomic } from '../src/util/atomic-write.ts';
+
+interface Ran { readonly code: number | null; readonly signal: NodeJS.Signals | null; readonly stdout: string; readonly stderr: string }
+
+const ROOT = resolve('.');
+const BIN = join(ROOT, 'bin/llmbda.js');
+const FIX = 'test/fixtures/robust';
+const MAX_CHILDREN = 2;
+let running = 0;
+const waiting: (() => void)[] = [];
+async function slot<T>(f: () => Promise<T>): Promise<T> {
+  if (running >= MAX_CHILDREN) await new Promise<void>((go) => waiting.push(go));
+  running++;
+  try { return await f(); } finally { running--; waiting.shift()?.(); }
+}
+
+const env = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({ ...process.env, NO_COLOR: '1', LLMBDA_SOURCE: '1', ...extra });
+
+/** Run the CLI to the end. */
+function llmbda(args: readonly string[], opts: { cwd?: string; env?: Record<string, string> } = {}): Promise<Ran> {
+  return slot(() => new Promise((done) => {
+    execFile(process.execPath, [BIN, ...args], { cwd: opts.cwd ?? ROOT, env: env(opts.env), timeout: 120_000, maxBuffer: 1 << 24 }, (err, stdout, stderr) => {
+      const e = err as (NodeJS.ErrnoException & { code?: number | string; signal?: NodeJS.Signals }) | null;
+      done({ code: e ? (typeof e.code === 'number' ? e.code : null) : 0, signal: e?.signal ?? null, stdout, stderr });
+    });
+  }));
+}
+
+/** Start the CLI; send `signal` once the output matches `until`, or after `until` ms; resolve when it ends. */
+function signalled(args: readonly string[], until: ((out: { stdout: string; stderr: string }) => boolean) | number, signal: NodeJS.Signals): Promise<Ran & { endedAfterSignalMs: number }> {
+  return slot(() => new Promise((done) => {
+    const child: ChildProcess = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: env() });
+    let stdout = '', stderr = '';
+    let sentAt = 0;
+    const send = (): void => { if (sentAt === 0) { sentAt = Date.now(); child.kill(signal); } };
+    const poke = (): void => { if (typeof until === 'function' && until({ stdout, stderr })) send(); };
+    const timer = typeof until === 'number' ? setTimeout(send, until) : undefined;
+    child.stdout!.on('data', (d: Buffer) => { stdout += d.toString(); poke(); });
+    child.stderr!.on('data', (d: Buffer) => { stderr += d.toString(); poke(); });
+    const kill = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    child.on('close', (code, sig) => {
+      clearTimeout(kill);
+      if (timer) clearTimeout(timer);
+      done({ code, signal: sig, stdout, stderr, endedAfterSignalMs: sentAt ? Date.now() - sentAt : -1 });
+    });
+  }));
+}
+
+const tmp = (): string => mkdtempSync(join(tmpdir(), 'llmbda-robust-'));
+const noStackTrace = (s: string): void => expect(s).not.toMatch(/\n\s+at .+:\d+:\d+/);
+const jsonFiles = (dir: string): string[] => readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+
+describe.concurrent('keeping every finding', () => {
+  it('SIGINT while shrinking prints the best counterexample so far, leaves a valid corpus file and exits 130', async () => {
+    const out = tmp();
+    const r = await signalled(['hunt', '--variant', `${FIX}/slow-leak.ts`, '--lattice', 'powerset-us', '--suite', 'tipni', '--seed', '1', '--runs', '500', '--out', out],
+      ({ stderr }) => stderr.includes('Found a counterexample'), 'SIGINT');
+    expect(r.stderr).toContain('Found a counterexample');
+    expect(r.code).toBe(130);
+    expect(r.endedAfterSignalMs).toBeGreaterThan(0);
+    expect(r.endedAfterSignalMs).toBeLessThan(3000); // "within a second", plus process teardown on a loaded machine
+    expect(r.stdout).toContain('INTERRUPTED (SIGINT) while shrinking');
+    expect(r.stdout).toContain('LEAK FOUND: tipni fails under variant slow-recv-at-pc');
+    const files = jsonFiles(out);
+    expect(files).toEqual([`${findingName(`${FIX}/slow-leak.ts`, 'tipni', 'powerset-us', 1)}.json`]);
+    const e = loadEntry(join(out, files[0]!));
+    expect(e.expected).toEqual({ reference: 'holds', variant: 'fails' });
+    expect(r.stdout).toContain(`(${e.size} AST nodes)`);
+    expect(readdirSync(out).filter((f) => f.endsWith('.tmp') || f.endsWith('.lock'))).toEqual([]);
+    rmSync(out, { recursive: true, force: true });
+  }, 150_000);
+
+  it('SIGTERM during check prints the verdicts finished so far and exits 143', async () => {
+    // lattice-laws and distributions finish in about a second; the theorem suites at 3000 runs take minutes.
+    const r = await signalled(['check', '--runs', '3000', '--seed', '1', '--lattice', 'two-point', '--no-corpus'], 15_000, 'SIGTERM');
+    expect(r.code).toBe(143);
+    expect(r.endedAfterSignalMs).toBeLessThan(3000);
+    expect(r.stdout).toMatch(/lattice-laws\s+two-point\s+3000\s+\S+\s+holds/);
+    expect(r.stdout).toMatch(/INTERRUPTED \(SIGTERM\): \d+ of \d+ verdicts finished/);
+  }, 150_000);
+
+  it('Ctrl-C in a terminal shows the cursor again (the progress bar hid it)', async () => {
+    const out = await slot(() => new Promise<{ code: number | null; text: string }>((done) => {
+      // `script` gives the command a pseudo-terminal; ETX on its input is a real Ctrl-C (SIGINT to the foreground group).
+      const child = spawn('script', ['-qfec', `${JSON.stringify(process.execPath)} ${BIN} check --runs 3000 --seed 1 --lattice two-point --no-corpus`, '/dev/null'], { cwd: ROOT, env: env() });
+      let text = '';
+      let sent = false;
+      child.stdout.on('data', (d: Buffer) => {
+        text += d.toString();
+        if (!sent && text.includes('\x1b[?25l') && text.includes('checking')) { sent = true; setTimeout(() => child.stdin.write('\x03'), 1500); }
+      });
+      const kill = setTimeout(() => child.kill('SIGKILL'), 120_000);
+      child.on('close', (code) => { clearTimeout(kill); done({ code, text }); });
+    }));
+    expect(out.code).toBe(130);
+    const hidden = out.text.indexOf('\x1b[?25l');
+    expect(hidden).toBeGreaterThanOrEqual(0);
+    expect(out.text.lastIndexOf('\x1b[?25h')).toBeGreaterThan(hidden);
+    expect(out.text).toContain('INTERRUPTED (SIGINT)');
+  }, 150_000);
+
+  it('an --out that is a file, or not writable, is a user error (exit 2) after the report is printed', async () => {
+    const dir = tmp();
+    const file = join(dir, 'a-file');
+    writeFileSync(file, 'not a folder');
+    const args = ['hunt', '--variant', 'recv-at-pc', '--lattice', 'powerset-us', '--seed', '1', '--runs', '200'];
+    const [asFile, readOnly] = await Promise.all([llmbda([...args, '--out', file]), llmbda([...args, '--out', '/sys/llmbda-robust-out'])]);
+    for (const r of [asFile, readOnly]) {
+      expect(r.code).toBe(2);
+      expect(r.stdout).toContain('LEAK FOUND: tipni fails under variant recv-at-pc');
+      expect(r.stderr).toMatch(/llmbda: cannot write/);
+      noStackTrace(r.stderr);
+    }
+    expect(asFile.stderr).toContain(file);
+    expect(readOnly.stderr).toContain('/sys/llmbda-robust-out');
+    expect(readFileSync(file, 'utf8')).toBe('not a folder');
+    rmSync(dir, { recursive: true, force: true });
+  }, 150_000);
+
+  it('writeFileAtomic leaves the old file when the write fails, and no temporary file behind', () => {
+    const dir = tmp();
+    const f = join(dir, 'x.json');
+    writeFileAtomic(f, 'old');
+    expect(() => writeFileAtomic(join(dir, 'missing', 'x.json'), 'new')).toThrow(/cannot write .*missing/);
+    writeFileAtomic(f, 'new');
+    expect(readFileSync(f, 'utf8')).toBe('new');
+    expect(readdirSync(dir)).toEqual(['x.json']);
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe.concurrent('corpus integrity', () => {
+  it('two concurrent writers, 10 rounds: each (variant, suite, lattice, seed) keeps the smallest entry, never a worse or mixed file', async () => {
+    const dir = tmp();
+    const writer = (id: string): Promise<Record<number, number[]>> => new Promise((done, fail) => {
+      execFile(process.execPath, ['--import', 'tsx', `${FIX}/save-race.ts`, dir, id], { cwd: ROOT, env: env(), timeout: 120_000 }, (err, stdout) => {
+        if (err) fail(err); else done(JSON.parse(stdout) as Record<number, number[]>);
+      });
+    });
+    const [a, b] = await Promise.all([writer('A'), writer('B')]);
+    const files = jsonFiles(dir);
+    expect(files).toHaveLength(10);
+    for (let round = 0; round < 10; round++) {
+      const f = join(dir, `${findingName('recv-at-pc', 'tipni', 'powerset-us', round)}.json`);
+      const e: CorpusEntry = loadEntry(f);
+      expect(e.size).toBe(Math.min(...a[round]!, ...b[round]!));
+      expect(e.title).toMatch(new RegExp(`^writer [AB] size ${e.size}$`)); // not a mix of two writes
+    }
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp') || f.endsWith('.lock'))).toEqual([]);
+    rmSync(dir, { recursive: true, force: true });
+  }, 150_000);
+
+  it('a shipped (curated) entry is never replaced by a larger one, whatever its file name', async () => {
+    const dir = tmp();
+    const shipped = join(dir, 'send-no-nsu-powerset-us-1.json');
+    copyFileSync('counterexamples/send-no-nsu-powerset-us-1.json', shipped);
+    const before = readFileSync(shipped, 'utf8');
+    const r = await llmbda(['hunt', '--variant', 'send-no-nsu', '--lattice', 'powerset-us', '--suite', 'tipni', '--seed', '1', '--runs', '2000', '--no-minimise', '--out', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/Not saved: .*send-no-nsu-powerset-us-1\.json already holds a case .* with 5 AST nodes/);
+    expect(readFileSync(shipped, 'utf8')).toBe(before);
+    expect(jsonFiles(dir)).toEqual(['send-no-nsu-powerset-us-1.json']);
+    rmSync(dir, { recursive: true, force: true });
+  }, 150_000);
+
+  it('saveFinding replaces an entry by a smaller or equal one only', () => {
+    const dir = tmp();
+    const base = loadEntry('counterexamples/recv-at-pc-powerset-us-1.json');
+    const e = (size: number): CorpusEntry => ({ ...base, seed: 7, size, title: `size ${size}` });
+    expect(saveFinding(dir, e(9)).kind).toBe('written');
+    expect(saveFinding(dir, e(12))).toMatchObject({ kind: 'kept', size: 9 });
+    expect(saveFinding(dir, e(9)).kind).toBe('written');
+    expect(saveFinding(dir, e(4)).kind).toBe('written');
+    expect(loadEntry(join(dir, `${findingName(base.variant, base.suite, base.lattice, 7)}.json`)).size).toBe(4);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('check skips a corrupt corpus file with a warning, and replays the others apart from the verdict', async () => {
+    const dir = tmp();
+    copyFileSync('counterexamples/recv-at-pc-powerset-us-1.json', join(dir, 'good.json'));
+    writeFileSync(join(dir, 'broken.json'), '');
+    const r = await llmbda(['check', '--suite', 'tipni', '--lattice', 'powerset-us', '--runs', '40', '--seed', '2', '--corpus', dir]);
+    expect(r.stderr).toMatch(/warning: corpus: skipped .*broken\.json: not valid JSON/);
+    expect(r.stdout).toContain('saved cases: all 1 replayed as recorded');
+    expect(r.stdout).toMatch(/tipni\s+powerset-us\s+40/);
+    noStackTrace(r.stderr);
+    rmSync(dir, { recursive: true, force: true });
+  }, 150_000);
+
+  it('replay rejects a model whose response weights sum over 1 (a weight of "2")', async () => {
+    const dir = tmp();
+    const e = JSON.parse(readFileSync('counterexamples/recv-at-pc-powerset-us-1.json', 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(dir, 'w.json'), JSON.stringify({ ...e, model: { kind: 'constant', responses: [['x', '2']] } }));
+    const r = await llmbda(['replay', join(dir, 'w.json')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/field "model\.responses\[0\]\[1\]" makes the weights sum to 2 > 1/);
+    rmSync(dir, { recursive: true, force: true });
+  }, 150_000);
+});
+
+describe.concurrent('user code in a sandbox of time', () => {
+  const hunt = (variant: string, ...more: string[]): Promise<Ran> =>
+    llmbda(['hunt', '--variant', `${FIX}/${variant}`, '--lattice', 'powerset-us', '--seed', '1', '--runs', '50', '--case-timeout', '2s', ...more]);
+
+  it('a looping rule is stopped by the per-case limit and named (file and rule), exit 2', async () => {
+    const r = await hunt('loop-rule.ts');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^llmbda: case \d+ timed out in test\/fixtures\/robust\/loop-rule\.ts:Recv: no progress for 2\.0 s/);
+  }, 150_000);
+
+  it('replay under a looping variant is stopped too (it judges in a supervised worker)', async () => {
+    const r = await llmbda(['replay', 'counterexamples/recv-at-pc-powerset-us-1.json', '--variant', `${FIX}/loop-rule.ts`, '--case-timeout', '1s']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/timed out in test\/fixtures\/robust\/loop-rule\.ts:Recv/);
+  }, 150_000);
+
+  it('a throwing rule is the user\'s error, with file and line, exit 2', async () => {
+    const r = await hunt('throw-rule.ts');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^llmbda: user code failed in test\/fixtures\/robust\/throw-rule\.ts:9 \(Recv\): boom from the user rule/);
+    noStackTrace(r.stderr);
+  }, 150_000);
+
+  it('a rule returning the wrong shape is caught at the boundary, exit 2', async () => {
+    const r = await hunt('garbage-rule.ts');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('user code failed in test/fixtures/robust/garbage-rule.ts (Recv): returned number 42, not a distribution');
+  }, 150_000);
+
+  it('a looping lattice join: check reports the law suite as timed out in FILE:join (a per-case outcome), and ends', async () => {
+    const r = await llmbda(['check', '--lattice', `${FIX}/loop-join.ts`, '--runs', '100', '--seed', '1', '--case-timeout', '2s']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('error: a case timed out in test/fixtures/robust/loop-join.ts:join: no progress for 2 s');
+    expect(r.stdout).toContain('the lattice laws fail, so the theorem suites were not run on it');
+  }, 150_000);
+
+  it('a lattice file whose top-level await never settles is reported within the import limit, exit 2', async () => {
+    const r = await llmbda(['check', '--lattice', `${FIX}/never-settles.ts`, '--runs', '10'], { env: { LLMBDA_IMPORT_TIMEOUT_MS: '1500' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/could not load lattice file .*never-settles\.ts: it did not finish loading within 1\.5 s/);
+  }, 150_000);
+});
+
+describe.concurrent('limits and flags', () => {
+  it('seeds are 32-bit: 2^32 and negative seeds are rejected, not wrapped', async () => {
+    const [big, neg, max] = await Promise.all([
+      llmbda(['hunt', '--variant', 'recv-at-pc', '--seed', '4294967297', '--runs', '1']),
+      llmbda(['check', '--seed', '-4294967295', '--runs', '1']),
+      llmbda(['run', 'examples/fenton-denning.lam', '--seed', '4294967295', '--sample', '2']),
+    ]);
+    for (const r of [big, neg]) {
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/--seed needs an integer from 0 to 4294967295 \(seeds are 32-bit\)/);
+    }
+    expect(max.code).toBe(0);
+  }, 150_000);
+
+  it('--stack-mb is bounded (a clear error, not EAGAIN)', async () => {
+    const r = await llmbda(['run', 'examples/fenton-denning.lam', '--stack-mb', '1000000']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--stack-mb must be at most 4096');
+  }, 150_000);
+
+  it('--workers is capped at the core count', () => {
+    expect(poolSize(1000, 50)).toBe(Math.min(availableParallelism(), 50));
+    expect(poolSize(1000, 1)).toBe(1);
+    expect(poolSize(undefined, 3)).toBe(Math.min(availableParallelism(), 3));
+  });
+
+  it('hunt --time 0 is inconclusive (exit 4), never a clean bill', async () => {
+    const r = await llmbda(['hunt', '--variant', 'send-no-nsu', '--lattice', 'two-point', '--time', '0']);
+    expect(r.code).toBe(4);
+    expect(r.stdout).toMatch(/^INCONCLUSIVE: variant send-no-nsu survived \d+ generated cases?/);
+    expect(r.stdout).not.toContain('No counterexample');
+  }, 150_000);
+});
+
+describe.concurrent('verdicts that depend on the seed alone', () => {
+  it('check --seed gives the same verdict from the repository root and from an empty folder', async () => {
+    const dir = tmp();
+    const args = ['check', '--runs', '20', '--seed', '1', '--suite', 'tipni', '--lattice', 'powerset-us', '--json'];
+    const [here, there] = await Promise.all([llmbda(args), llmbda(args, { cwd: dir })]);
+    const verdicts = (r: Ran): unknown => (JSON.parse(r.stdout) as { results: { status: string; runs: number; stats: unknown }[] }).results.map(({ status, runs, stats }) => ({ status, runs, stats }));
+    expect(verdicts(here)).toEqual(verdicts(there));
+    rmSync(dir, { recursive: true, force: true });
+  }, 150_000);
+
+  it('hunt --runs N --seed S: identical alone and with eight running at once, and its replay command reproduces it', async () => {
+    const args = ['hunt', '--variant', 'recv-at-pc', '--lattice', 'powerset-us', '--suite', 'tipni', '--seed', '5', '--runs', '60', '--json'];
+    const strip = (r: Ran): unknown => {
+      const j = JSON.parse(r.stdout) as Record<string, unknown>;
+      for (const k of ['timeMs', 'timeToFailureMs']) delete j[k];
+      j['searched'] = (j['searched'] as { ms?: number }[]).map(({ ms: _ms, ...s }) => s);
+      return j;
+    };
+    const alone = await llmbda(args);
+    expect(alone.code).toBe(1);
+    const eight = await Promise.all(Array.from({ length: 8 }, () => new Promise<Ran>((done) => {
+      execFile(process.execPath, [BIN, ...args], { cwd: ROOT, env: env(), timeout: 240_000 }, (err, stdout, stderr) => {
+        done({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, signal: null, stdout, stderr });
+      });
+    })));
+    for (const r of eight) expect(strip(r)).toEqual(strip(alone));
+    const text = await llmbda(args.filter((a) => a !== '--json'));
+    const replay = /Replay: npx llmbda (hunt .*)/.exec(text.stdout)?.[1];
+    expect(replay).toContain('--runs 60');
+    const again = await llmbda([...replay!.split(' ').map((a) => a.replace(/^'(.*)'$/, '$1')), '--json']);
+    expect(strip(again)).toEqual(strip(alone));
+  }, 300_000);
+});
