@@ -15,7 +15,7 @@ import type { PrimTable } from '../semantics/model.ts';
 import type { Variant } from '../variants/variant.ts';
 import { UserError } from '../util/absurd.ts';
 import { variantCtx, referenceCtxWith, loadVariant, type PrimExtension } from '../llmbda/variant-ctx.ts';
-import { entryCase, entryFilePath, loadEntry, type CorpusEntry, type ExpectedOutcome } from '../llmbda/corpus.ts';
+import { entryCase, entryFilePath, isModuleFile, loadEntry, type CorpusEntry, type ExpectedOutcome } from '../llmbda/corpus.ts';
 import { injectPrimCalls, loadPrimsFile, primContract } from '../llmbda/prims.ts';
 import { finishFinding, type Finding } from '../llmbda/hunt.ts';
 import { pairReport, singleReport, type ReportHeader } from '../llmbda/report.ts';
@@ -49,6 +49,8 @@ export interface HuntOptions {
   readonly minimiseMs?: number;
   /** Folder to save the counterexample in; nothing is written without it. */
   readonly save?: string;
+  /** Called after every generated case with the count so far (progress lines). */
+  readonly onCase?: (tried: number) => void;
 }
 
 /** The result of a hunt. */
@@ -99,7 +101,13 @@ export async function hunt(opts: HuntOptions): Promise<HuntResult> {
   const suites = huntSuites(variant, opts.suite).filter((x) => !(prims && x.name === 'theorem3'));
   if (suites.length === 0) throw new UserError('theorem3 cannot check added primitives: peval, its independent interpreter, only knows the model\'s own table');
   const lattices: AnyLattice[] = [];
-  for (const l of huntLattices(variant, opts.lattices)) lattices.push(await latticeOf(l));
+  // The source file of each lattice given as a file: a saved entry records it, a replay line names it.
+  const latticeFiles = new Map<AnyLattice, string>();
+  for (const l of huntLattices(variant, opts.lattices)) {
+    const lat = await latticeOf(l);
+    lattices.push(lat);
+    if (typeof l === 'string' && isModuleFile(l)) latticeFiles.set(lat, l);
+  }
   const seed = opts.seed ?? defaultSeed();
   const budget = opts.timeMs ?? 30_000;
   const started = performance.now();
@@ -127,14 +135,16 @@ export async function hunt(opts: HuntOptions): Promise<HuntResult> {
     }
   }
   const left = Math.max(0, budget - (performance.now() - started));
-  const d = drive(targets, { seed, timeMs: left, ...(opts.runs !== undefined ? { runs: opts.runs } : {}) });
+  const onCase = opts.onCase;
+  const d = drive(targets, { seed, timeMs: left, ...(opts.runs !== undefined ? { runs: opts.runs } : {}), ...(onCase ? { onCase: (n: number) => onCase(tried + n) } : {}) });
   tried += d.tried;
   searched.push(...d.searched.map(toSearched));
   if (d.error) throw new Error(`hunt: suite ${d.error.target.suite.name} on ${d.error.target.label} could not run: ${d.error.message}`);
   if (d.hit) {
     const { target, counterexample: cx } = d.hit;
     const { finding, report } = finishFinding(
-      { variantSpec, ...(opts.primsFile ? { primsFile: opts.primsFile } : {}), ...(opts.minimise !== undefined ? { minimise: opts.minimise } : {}),
+      { variantSpec, ...(opts.primsFile ? { primsFile: opts.primsFile } : {}), ...(latticeFiles.has(target.ctx.lat) ? { latticeFile: latticeFiles.get(target.ctx.lat)! } : {}),
+        ...(opts.minimise !== undefined ? { minimise: opts.minimise } : {}),
         ...(opts.minimiseMs !== undefined ? { minimiseMs: opts.minimiseMs } : {}), ...(opts.save !== undefined ? { saveDir: opts.save } : {}) },
       variant, target.suite, target.ctx, cx.value as never,
       { suite: target.suite.name, lattice: target.label, seed, path: cx.path, testsToFailure: cx.testsToFailure,
@@ -178,7 +188,7 @@ export interface ReplayResult {
 /** Replay a saved case: the suite's check under the reference semantics and under the variant. */
 export async function replay(file: string, opts: { readonly variant?: VariantSpec; readonly lattice?: LatticeSpec } = {}): Promise<ReplayResult> {
   const entry = loadEntry(file);
-  const lat = await latticeOf(opts.lattice ?? entry.lattice);
+  const lat = await latticeOf(opts.lattice ?? (entry.latticeFile !== undefined ? entryFilePath(entry.latticeFile, file) : entry.lattice));
   const suite = suiteNamed(entry.suite);
   const variant = opts.variant !== undefined ? await variantOf(opts.variant) : await loadVariant(entryFilePath(entry.variant, file));
   const prims = entry.prims ? await loadPrimsFile(entryFilePath(entry.prims, file)) : undefined;

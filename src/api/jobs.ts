@@ -15,7 +15,7 @@ import type { Profile } from '../generators/programs.ts';
 import { PPMF_SUITES, PPMF_BRIDGE_SUITES, llmbdaSuiteByName } from './registry.ts';
 import { PPMF } from '../ppmf/systems.ts';
 import { bridgeCtx, bridgeVariantCtx } from '../ppmf/bridge/check.ts';
-import { corpusExamples } from '../llmbda/corpus.ts';
+import { corpusExampleFiles } from '../llmbda/corpus.ts';
 import { minimise } from '../llmbda/minimise.ts';
 
 export interface Job {
@@ -33,22 +33,24 @@ export interface Job {
 export type JobStatus = 'holds' | 'fails' | 'vacuous' | 'error';
 
 /** A verdict as plain data (what a worker posts back): the runner's `Verdict` with the job it answers. */
-export interface JobResult extends Pick<Verdict<unknown>, 'title' | 'runs' | 'timeMs' | 'stats' | 'vacuous' | 'counterexample' | 'error'> {
+export interface JobResult extends Pick<Verdict<unknown>, 'title' | 'runs' | 'timeMs' | 'stats' | 'nonVacuity' | 'vacuous' | 'counterexample' | 'error'> {
   readonly job: Job;
   readonly status: JobStatus;
+  /** The corpus file the counterexample came from (a saved case tried first, then shrunk), if it did. */
+  readonly corpusFile?: string;
 }
 
 function toResult(job: Job, v: Verdict<unknown>): JobResult {
   const status: JobStatus = v.error && !v.counterexample ? 'error' : v.counterexample ? 'fails' : v.vacuous.length > 0 ? 'vacuous' : 'holds';
   return {
-    job, title: v.title, status, runs: v.runs, timeMs: v.timeMs, stats: v.stats, vacuous: v.vacuous,
+    job, title: v.title, status, runs: v.runs, timeMs: v.timeMs, stats: v.stats, nonVacuity: v.nonVacuity, vacuous: v.vacuous,
     ...(v.counterexample ? { counterexample: v.counterexample } : {}),
     ...(v.error ? { error: v.error } : {}),
   };
 }
 
 /** The job module the worker pool runs (`runPool(jobs, CHECK_JOBS)`). */
-export const CHECK_JOBS: JobModule<Job, JobResult> = { url: new URL(import.meta.url), run: (job) => runJob(job) };
+export const CHECK_JOBS: JobModule<Job, JobResult> = { url: new URL(import.meta.url), run: (job, onCase) => runJob(job, onCase) };
 
 /** A job's relative cost, for scheduling the longest first: bridge cases are whole memory pipelines. */
 export function jobCost(job: Job): number {
@@ -56,8 +58,8 @@ export function jobCost(job: Job): number {
 }
 
 /** Run one job in this thread. */
-export async function runJob(job: Job): Promise<JobResult> {
-  const opts = { runs: job.runs, seed: job.seed, ...(job.path ? { path: job.path } : {}), ...(job.timeoutMs ? { timeoutMs: job.timeoutMs } : {}) };
+export async function runJob(job: Job, onCase?: (cases: number) => void): Promise<JobResult> {
+  const opts = { runs: job.runs, seed: job.seed, ...(job.path ? { path: job.path } : {}), ...(job.timeoutMs ? { timeoutMs: job.timeoutMs } : {}), ...(onCase ? { onCase } : {}) };
   if (job.suite === 'distributions') return toResult(job, checkDistributions(opts) as Verdict<unknown>);
   const ppmfSuite = PPMF_SUITES.find((s) => s.name === job.suite);
   if (ppmfSuite) return toResult(job, runSuite(ppmfSuite, { system: PPMF }, opts) as Verdict<unknown>);
@@ -76,13 +78,18 @@ export async function runJob(job: Job): Promise<JobResult> {
     ...(job.profile ? { profile: job.profile } : {}),
   });
   // Saved counterexamples (the corpus) are tried first, as fast-check examples: a regression shows at once.
-  const examples = corpusExamples(suite.name, lat);
+  // Entries recorded for this variant come first, then the smallest.
+  const tried = corpusExampleFiles(suite.name, lat, undefined, job.variant);
+  const examples = tried.map((x) => x.value);
   const verdict = runSuite(suite, ctx, { ...opts, ...(examples.length ? { examples } : {}) });
   const ce = verdict.counterexample;
-  if (!ce || verdict.error) return toResult(job, verdict);
+  // fast-check runs the examples first: a path starting with an index below their count is (a shrink of) that example.
+  const first = ce ? Number(ce.path.split(':')[0]) : NaN;
+  const corpusFile = Number.isInteger(first) && first < tried.length ? tried[first]!.file : undefined;
+  if (!ce || verdict.error) return { ...toResult(job, verdict), ...(corpusFile ? { corpusFile } : {}) };
   // fast-check shrinks choices in place; the hunt's minimiser also lifts subterms (tens of milliseconds).
   const m = minimise(suite, ctx, ce.value as never, 2_000);
   const outcome = suite.check(m.value, ctx);
   const reason = outcome.ok ? ce.reason : outcome.reason;
-  return toResult(job, { ...verdict, counterexample: { ...ce, value: m.value, reason, pretty: suite.show(m.value, ctx) } });
+  return { ...toResult(job, { ...verdict, counterexample: { ...ce, value: m.value, reason, pretty: suite.show(m.value, ctx) } }), ...(corpusFile ? { corpusFile } : {}) };
 }

@@ -7,7 +7,8 @@ import type { Variant } from '../variants/variant.ts';
 import { judge } from '../runner/suite.ts';
 import { caseSize, minimise, type AnyCase } from './minimise.ts';
 import { isPairCase } from './variant-ctx.ts';
-import { caseToEntry, saveEntry, slug, type CorpusEntry } from './corpus.ts';
+import { join } from 'node:path';
+import { caseToEntry, isModuleFile, pathFromEntry, saveEntry, slug, type CorpusEntry } from './corpus.ts';
 import { pairReport, singleReport, type ReportHeader } from './report.ts';
 
 /** A counterexample found by a hunt. */
@@ -38,6 +39,8 @@ export interface FinishOptions {
   /** How the variant is named in the corpus entry and the replay command (a catalogue name or a file path). */
   readonly variantSpec: string;
   readonly primsFile?: string;
+  /** The lattice's source file when it came from a user file (as given, relative to the current directory). */
+  readonly latticeFile?: string;
   /** Run the minimiser (default true) with this budget (default 10 s). */
   readonly minimise?: boolean;
   readonly minimiseMs?: number;
@@ -60,15 +63,19 @@ export function finishFinding(
     const j = judge(suite, ctx, final);
     if (j.ok === false) reason = j.reason;
   }
-  const entry = caseToEntry(ctx.lat, isPairCase(final) ? { kind: 'pair', value: final } : { kind: 'single', value: final }, {
-    variant: opts.variantSpec, suite: suite.name, seed: f.seed, path: f.path, reason: reason.split('\n')[0]!,
-    ...(opts.primsFile ? { prims: opts.primsFile } : {}),
-  });
   const name = `${slug(variant.name)}-${slug(ctx.lat.name)}-${f.seed}`;
+  // A saved entry names user files relative to itself, so the corpus replays from any directory.
+  const jsonPath = opts.saveDir === undefined ? undefined : join(opts.saveDir, `${name}.json`);
+  const stored = (spec: string): string => (jsonPath !== undefined && isModuleFile(spec) ? pathFromEntry(spec, jsonPath) : spec);
+  const entry = caseToEntry(ctx.lat, isPairCase(final) ? { kind: 'pair', value: final } : { kind: 'single', value: final }, {
+    variant: stored(opts.variantSpec), suite: suite.name, seed: f.seed, path: f.path, reason: reason.split('\n')[0]!,
+    ...(opts.primsFile ? { prims: stored(opts.primsFile) } : {}),
+    ...(opts.latticeFile ? { latticeFile: stored(opts.latticeFile) } : {}),
+  });
   const savedTo = opts.saveDir === undefined ? undefined : saveEntry(opts.saveDir, name, entry, ctx.lat);
   const replay = [
     ...(savedTo ? [`npx llmbda replay ${savedTo}`] : []),
-    `npx llmbda hunt --variant ${opts.variantSpec} --suite ${suite.name} --lattice '${ctx.lat.name}' --seed ${f.seed}${opts.primsFile ? ` --prims ${opts.primsFile}` : ''}`,
+    `npx llmbda hunt --variant ${opts.variantSpec} --suite ${suite.name} --lattice '${opts.latticeFile ?? ctx.lat.name}' --seed ${f.seed}${opts.primsFile ? ` --prims ${opts.primsFile}` : ''}`,
   ];
   const header: ReportHeader = {
     variant: variant.name, variantDescription: variant.description, suite: suite.name, suiteTitle: suite.title, lattice: ctx.lat.name,

@@ -40,6 +40,8 @@ export interface DriveOptions {
   readonly runs?: number;
   /** Least time given to one target, so every target is tried (default 100 ms). */
   readonly minShareMs?: number;
+  /** Called after every case with the cases tried so far over all targets (progress lines). */
+  readonly onCase?: (tried: number) => void;
 }
 
 /** What a hunt searched, and its first counterexample or crash if any. */
@@ -67,7 +69,7 @@ export function drive<Case, Ctx>(targets: readonly HuntTarget<Case, Ctx>[], opts
       runs: opts.runs ?? 2_000_000_000,
       seed: opts.seed,
       timeoutMs: share,
-      onCase: () => { lastCaseAt = performance.now(); },
+      onCase: (n) => { lastCaseAt = performance.now(); opts.onCase?.(tried + n); },
     });
     const ms = performance.now() - t0;
     tried += v.runs;

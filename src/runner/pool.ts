@@ -14,7 +14,7 @@ import { UserError } from '../util/absurd.ts';
 export interface JobModule<J, R> {
   /** URL of a module exporting `runJob(job: J): Promise<R>` (its `.ts` source or compiled `.js`). */
   readonly url: URL;
-  readonly run: (job: J) => Promise<R>;
+  readonly run: (job: J, onCase?: (cases: number) => void) => Promise<R>;
 }
 
 export interface PoolOptions<J, R> {
@@ -23,6 +23,8 @@ export interface PoolOptions<J, R> {
   /** Estimated cost of a job (larger first); default: input order. */
   readonly cost?: (job: J) => number;
   readonly onDone?: (r: R, done: number, total: number) => void;
+  /** Cases judged so far by a running job (sent by the workers at most every ~100 ms; progress lines). */
+  readonly onCase?: (job: J, cases: number) => void;
 }
 
 /** The worker count actually used: at least 1, at most the cores and the jobs. */
@@ -40,25 +42,29 @@ export async function runPool<J, R>(jobs: readonly J[], mod: JobModule<J, R>, op
   if (opts.cost) { const cost = opts.cost; order.sort((a, b) => cost(b.job) - cost(a.job) || a.i - b.i); }
   if (n === 1) {
     for (const { job, i } of order) {
-      results[i] = await mod.run(job);
+      const onCase = opts.onCase;
+      results[i] = await mod.run(job, onCase ? (c) => onCase(job, c) : undefined);
       opts.onDone?.(results[i]!, ++done, jobs.length);
     }
     return results;
   }
   const fromSource = mod.url.pathname.endsWith('.ts');
   const entry = new URL(fromSource ? './worker-entry.js' : './worker.js', import.meta.url);
-  const workers = Array.from({ length: n }, () => new Worker(entry, { workerData: { module: mod.url.href } }));
+  const workers = Array.from({ length: n }, () => new Worker(entry, { workerData: { module: mod.url.href, progress: opts.onCase !== undefined } }));
   try {
     await Promise.all(workers.map((w) => new Promise<void>((resolve, reject) => {
       const next = (): void => {
         const item = order.shift();
         if (!item) { resolve(); return; }
-        w.once('message', (msg: { id: number; result?: R; error?: string; user?: boolean }) => {
+        const onMessage = (msg: { id: number; result?: R; error?: string; user?: boolean; cases?: number }): void => {
+          if (msg.cases !== undefined) { opts.onCase?.(item.job, msg.cases); return; }
+          w.off('message', onMessage);
           if (msg.error !== undefined) { reject(msg.user ? new UserError(msg.error) : new Error(msg.error)); return; }
           results[item.i] = msg.result!;
           opts.onDone?.(msg.result!, ++done, jobs.length);
           next();
-        });
+        };
+        w.on('message', onMessage);
         w.postMessage({ id: item.i, job: item.job });
       };
       w.once('error', reject);

@@ -2,12 +2,24 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { UserError } from '../util/absurd.ts';
 
-const { module } = workerData as { module: string };
-const { runJob } = (await import(module)) as { runJob: (job: unknown) => Promise<unknown> };
+const { module, progress } = workerData as { module: string; progress?: boolean };
+const { runJob } = (await import(module)) as { runJob: (job: unknown, onCase?: (cases: number) => void) => Promise<unknown> };
+
+/** A progress callback posting the case count at most every 100 ms (a job is synchronous: messages still go out). */
+function progressOf(id: number): ((cases: number) => void) | undefined {
+  if (!progress) return undefined;
+  let last = 0;
+  return (cases) => {
+    const now = performance.now();
+    if (now - last < 100) return;
+    last = now;
+    parentPort?.postMessage({ id, cases });
+  };
+}
 
 parentPort?.on('message', async (msg: { id: number; job: unknown }) => {
   try {
-    const result = await runJob(msg.job);
+    const result = await runJob(msg.job, progressOf(msg.id));
     parentPort?.postMessage({ id: msg.id, result });
   } catch (e) {
     const user = e instanceof UserError;
