@@ -104,15 +104,18 @@ export function registerHunt(program: Command, result: CommandResult): void {
       const started = performance.now();
       const reporter: Reporter = flags.json ? 'json' : flags.reporter ?? 'text';
       const files = expandCorpusArgs(args);
-      const done: ({ file: string; result: ReplayResult } | { file: string; error: string })[] = [];
+      const done: ({ file: string; result: ReplayResult; timeMs: number } | { file: string; error: string })[] = [];
       for (const file of files) {
+        const t0 = performance.now();
         try {
-          done.push({ file, result: await replay(file, { ...(flags.variant ? { variant: flags.variant } : {}), ...(flags.lattice ? { lattice: flags.lattice } : {}) }) });
+          done.push({ file, timeMs: 0, result: await replay(file, { ...(flags.variant ? { variant: flags.variant } : {}), ...(flags.lattice ? { lattice: flags.lattice } : {}) }) });
         } catch (e) {
           // One bad file among many is reported with the others; a single bad file is a usage error (exit 2).
           if (!(e instanceof UserError) || files.length === 1) throw e;
           done.push({ file, error: e.message });
+          continue;
         }
+        done[done.length - 1] = { ...(done[done.length - 1] as { file: string; result: ReplayResult }), timeMs: performance.now() - t0 };
       }
       const ok = done.filter((d) => 'result' in d && d.result.ok).length;
       const errors = done.filter((d) => 'error' in d);

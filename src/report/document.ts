@@ -202,7 +202,7 @@ function replayLines(report: string): string[] {
 
 /** The report of `llmbda replay`: one case per corpus file (loading errors are error cases). */
 export function replayDocument(
-  rs: readonly ({ readonly file: string; readonly result: ReplayResult } | { readonly file: string; readonly error: string })[],
+  rs: readonly ({ readonly file: string; readonly result: ReplayResult; readonly timeMs?: number } | { readonly file: string; readonly error: string })[],
   o: { readonly version: string; readonly timeMs: number; readonly text: string },
 ): ReportDocument {
   const cases: ReportCase[] = rs.map((x) => {
@@ -217,7 +217,7 @@ export function replayDocument(
     const verdict: CaseVerdict = r.variant.outcome === 'discarded' ? 'error' : r.variant.outcome;
     return {
       id: x.file, suite: e.suite, lattice: e.lattice, variant: r.variant.semantics, verdict, expected: e.expected.variant,
-      result: r.ok ? 'passed' : 'failed', runs: 1, timeMs: 0, seed: e.seed ?? null, path: e.path ?? null, nonVacuity: [],
+      result: r.ok ? 'passed' : 'failed', runs: 1, timeMs: Math.round(x.timeMs ?? 0), seed: e.seed ?? null, path: e.path ?? null, nonVacuity: [],
       counterexample: null, message: r.ok ? '' : r.report, replay: [`npx llmbda replay ${x.file}`], file: x.file,
     };
   });

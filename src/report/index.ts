@@ -20,11 +20,19 @@ export function reporterFlag(v: string): Reporter {
   return v as Reporter;
 }
 
+/** The ASCII bars of the observed-distribution tables (20 cells of `#` and `.`), which the JSON leaves out. */
+const BARS = / [#.]{20}(?= )/g;
+
+/** The document with the bars cut out of its human texts (the exact fractions beside them stay). */
+export function withoutBars(d: ReportDocument): ReportDocument {
+  return { ...d, text: d.text.replace(BARS, ''), cases: d.cases.map((c) => ({ ...c, message: c.message.replace(BARS, '') })) };
+}
+
 /** Render a document with a reporter. */
 export function render(d: ReportDocument, reporter: Reporter): string {
   switch (reporter) {
     case 'text': return `${d.text}\n`;
-    case 'json': return `${JSON.stringify(d, null, 2)}\n`;
+    case 'json': return `${JSON.stringify(withoutBars(d), null, 2)}\n`;
     case 'junit': return renderJunit(d);
     case 'github': return renderGithub(d);
     default: return absurd(reporter);
