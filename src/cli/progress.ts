@@ -36,7 +36,7 @@ export class ProgressLine {
     if (now - this.last < 100) return;
     this.last = now;
     const text = progressText({ label: this.label, done, elapsedMs: now - this.started, ...o });
-    const width = this.out.columns ?? 100;
+    const width = this.out.columns !== undefined && this.out.columns > 10 ? this.out.columns : 100;
     this.out.write(`\r\x1b[K${[...text].slice(0, width - 1).join('')}`);
     this.shown = true;
   }
