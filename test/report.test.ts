@@ -82,6 +82,16 @@ describe('reporters', () => {
     expect(again.stdout).toMatch(/counterexample after 1 tests/);
   });
 
+  it('check --time is a budget: a huge --runs stops at the time share and says how many cases ran', async () => {
+    const r = await llmbda(['check', '--suite', 'tipni', '--lattice', 'two-point', '--runs', '1000000', '--time', '2s', '--seed', '1', '--reporter', 'json']);
+    const doc = JSON.parse(r.stdout) as { cases: { runs: number; verdict: string; timeMs: number }[] };
+    expect(validate(SCHEMA, doc)).toEqual([]);
+    expect(doc.cases).toHaveLength(1);
+    expect(doc.cases[0]!.runs).toBeGreaterThan(0);
+    expect(doc.cases[0]!.runs).toBeLessThan(1000000);
+    expect(doc.cases[0]!.verdict).toBe('holds');
+  });
+
   it('a case found by trying the corpus names the corpus file (the variant\'s own, smallest entry first)', async () => {
     const r = await llmbda(['check', '--variant', 'send-no-nsu', '--suite', 'tipni', '--lattice', 'powerset-us', '--seed', '1', '--runs', '50']);
     expect(r.code).toBe(1);

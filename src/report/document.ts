@@ -172,8 +172,10 @@ export function checkDocument(
 export function huntDocument(r: HuntResult, o: { readonly version: string; readonly expectLeak: boolean; readonly variantSpec: string }): ReportDocument {
   const f = r.finding;
   const expected = o.expectLeak ? 'fails' : 'holds';
-  const cases: ReportCase[] = r.searched.map((s, i) => {
-    const hit = f !== undefined && i === r.searched.length - 1 && f.suite === s.suite && f.lattice === s.lattice;
+  // A primitive that breaks its contract is its own case (below), not a clean row of the search.
+  const searched = r.contractViolation ? r.searched.filter((s) => s.suite !== 'prim-contract') : r.searched;
+  const cases: ReportCase[] = searched.map((s, i) => {
+    const hit = f !== undefined && i === searched.length - 1 && f.suite === s.suite && f.lattice === s.lattice;
     const verdict: CaseVerdict = hit ? 'fails' : 'holds';
     // With --expect-leak, a clean (suite, lattice) before the finding is not a failure; only "nothing found anywhere" is.
     const result: CaseResult = o.expectLeak ? (f !== undefined || r.contractViolation !== undefined ? 'passed' : 'failed') : hit ? 'failed' : 'passed';
