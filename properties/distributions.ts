@@ -294,6 +294,11 @@ export const distributionLaws: PropertySuite<DistCase, DistCtx> = {
 export interface CheckDistributionsOptions {
   readonly runs: number;
   readonly seed?: number;
+  /** Replay path (fast-check's) and time limit, as in `RunOptions`. */
+  readonly path?: string;
+  readonly timeoutMs?: number;
+  /** Progress: called after every case. */
+  readonly onCase?: (cases: number) => void;
   /** The implementation to check (default: the shipped one). */
   readonly impl?: SubDistImpl;
 }
@@ -303,6 +308,6 @@ export function checkDistributions(opts: CheckDistributionsOptions): Verdict<Dis
   return runSuite(
     distributionLaws,
     { impl: opts.impl ?? REFERENCE_SUBDIST },
-    { runs: opts.runs, ...(opts.seed !== undefined ? { seed: opts.seed } : {}) },
+    { runs: opts.runs, ...(opts.seed !== undefined ? { seed: opts.seed } : {}), ...(opts.path !== undefined ? { path: opts.path } : {}), ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}), ...(opts.onCase ? { onCase: opts.onCase } : {}) },
   );
 }

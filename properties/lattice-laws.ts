@@ -284,9 +284,14 @@ export const latticeLaws: PropertySuite<LatticeLawCase, LatticeCtx> = {
 export interface CheckLatticeOptions {
   readonly runs: number;
   readonly seed?: number;
+  /** Replay path (fast-check's) and time limit, as in `RunOptions`. */
+  readonly path?: string;
+  readonly timeoutMs?: number;
+  /** Progress: called after every case. */
+  readonly onCase?: (cases: number) => void;
 }
 
 /** Run the lattice laws on `lattice` (what `llmbda check --lattice …` does). */
 export function checkLattice(lattice: AnyLattice, opts: CheckLatticeOptions): Verdict<LatticeLawCase> {
-  return runSuite(latticeLaws, { lattice }, { runs: opts.runs, ...(opts.seed !== undefined ? { seed: opts.seed } : {}) });
+  return runSuite(latticeLaws, { lattice }, { runs: opts.runs, ...(opts.seed !== undefined ? { seed: opts.seed } : {}), ...(opts.path !== undefined ? { path: opts.path } : {}), ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}), ...(opts.onCase ? { onCase: opts.onCase } : {}) });
 }

@@ -15,7 +15,7 @@ import type { PrimTable } from '../semantics/model.ts';
 import type { Variant } from '../variants/variant.ts';
 import { UserError } from '../util/absurd.ts';
 import { variantCtx, referenceCtxWith, loadVariant, type PrimExtension } from '../llmbda/variant-ctx.ts';
-import { entryCase, entryFilePath, loadEntry, saveFinding, type CorpusEntry, type ExpectedOutcome, type SaveOutcome } from '../llmbda/corpus.ts';
+import { entryCase, entryFilePath, isModuleFile, loadEntry, saveFinding, type CorpusEntry, type ExpectedOutcome, type SaveOutcome } from '../llmbda/corpus.ts';
 import { injectPrimCalls, loadPrimsFile, primContract } from '../llmbda/prims.ts';
 import { describeFinding, finishFinding, type Described, type Finding, type Found } from '../llmbda/hunt.ts';
 import { UserCodeError } from '../util/user-code.ts';
@@ -61,6 +61,8 @@ export interface HuntOptions {
    * (the CLI) shows and saves these, so an interrupted hunt keeps its best finding.
    */
   readonly onProgress?: (ev: HuntProgress) => void;
+  /** Called after every generated case with the count so far (progress lines). */
+  readonly onCase?: (tried: number) => void;
 }
 
 /** A finding in progress (see `HuntOptions.onProgress`). */
@@ -132,7 +134,13 @@ export async function hunt(opts: HuntOptions): Promise<HuntResult> {
   const suites = huntSuites(variant, opts.suite).filter((x) => !(prims && x.name === 'theorem3'));
   if (suites.length === 0) throw new UserError('theorem3 cannot check added primitives: peval, its independent interpreter, only knows the model\'s own table');
   const lattices: AnyLattice[] = [];
-  for (const l of huntLattices(variant, opts.lattices)) lattices.push(await latticeOf(l));
+  // The source file of each lattice given as a file: a saved entry records it, a replay line names it.
+  const latticeFiles = new Map<AnyLattice, string>();
+  for (const l of huntLattices(variant, opts.lattices)) {
+    const lat = await latticeOf(l);
+    lattices.push(lat);
+    if (typeof l === 'string' && isModuleFile(l)) latticeFiles.set(lat, l);
+  }
   const seed = opts.seed ?? defaultSeed();
   // A runs budget alone is deterministic: no clock decides how far the search or the minimiser goes.
   const budget = opts.timeMs ?? (opts.runs !== undefined ? Infinity : 30_000);
@@ -166,8 +174,10 @@ export async function hunt(opts: HuntOptions): Promise<HuntResult> {
   const finishOpts = {
     variantSpec, ...(opts.primsFile ? { primsFile: opts.primsFile } : {}), ...(opts.minimise !== undefined ? { minimise: opts.minimise } : {}),
     ...(opts.minimiseMs !== undefined ? { minimiseMs: opts.minimiseMs } : {}), ...(deterministic ? { minimiseChecks: DETERMINISTIC_MINIMISE_CHECKS } : {}),
-    ...(budgetFlags ? { budgetFlags } : {}),
+    ...(budgetFlags ? { budgetFlags } : {}), ...(opts.save !== undefined ? { saveDir: opts.save } : {}),
   };
+  /** The finish options for a target: its lattice's source file when it came from a user file. */
+  const finishFor = (lat: unknown) => (latticeFiles.has(lat as never) ? { ...finishOpts, latticeFile: latticeFiles.get(lat as never)! } : finishOpts);
   const progress = opts.onProgress;
   // Progress during fast-check's shrinking: the first failing case at once, then at most every 300 ms.
   let lastEmit = 0;
@@ -176,13 +186,14 @@ export async function hunt(opts: HuntOptions): Promise<HuntResult> {
     const now = performance.now();
     if (foundAt > 0 && now - lastEmit < 300) return;
     const target = t as unknown as HuntTarget<unknown, LlmbdaCtx<unknown>>;
-    const d = describeFinding(finishOpts, variant, target.suite as LlmbdaSuite, target.ctx, c as never,
+    const d = describeFinding(finishFor(target.ctx.lat), variant, target.suite as LlmbdaSuite, target.ctx, c as never,
       { suite: target.suite.name, lattice: target.label, seed, path: '', testsToFailure: at.testsToFailure, timeToFailureMs: at.timeToFailureMs, shrinks: 0, shrinkMs: 0, reason });
     progress({ kind: foundAt === 0 ? 'found' : 'improved', suite: target.suite.name, lattice: target.label, size: d.size, entry: d.entry, report: d.report });
     if (foundAt === 0) foundAt = now;
     lastEmit = performance.now();
   } : undefined;
-  const d = drive(targets, { seed, timeMs: left, ...(opts.runs !== undefined ? { runs: opts.runs } : {}), ...(onFailure ? { onFailure } : {}) });
+  const onCase = opts.onCase;
+  const d = drive(targets, { seed, timeMs: left, ...(opts.runs !== undefined ? { runs: opts.runs } : {}), ...(onFailure ? { onFailure } : {}), ...(onCase ? { onCase: (n: number) => onCase(tried + n) } : {}) });
   tried += d.tried;
   searched.push(...d.searched.map(toSearched));
   if (d.error) {
@@ -194,11 +205,11 @@ export async function hunt(opts: HuntOptions): Promise<HuntResult> {
     const found: Found = { suite: target.suite.name, lattice: target.label, seed, path: cx.path, testsToFailure: cx.testsToFailure,
       timeToFailureMs: d.hit.timeToFailureMs, shrinks: cx.shrinks, shrinkMs: d.hit.shrinkMs, reason: cx.reason };
     if (progress) {
-      const sh = describeFinding(finishOpts, variant, target.suite, target.ctx, cx.value as never, found);
+      const sh = describeFinding(finishFor(target.ctx.lat), variant, target.suite, target.ctx, cx.value as never, found);
       progress({ kind: foundAt === 0 ? 'found' : 'improved', suite: found.suite, lattice: found.lattice, size: sh.size, entry: sh.entry, report: sh.report });
     }
     const onImprove = progress ? (x: Described): void => progress({ kind: 'improved', suite: found.suite, lattice: found.lattice, size: x.size, entry: x.entry, report: x.report }) : undefined;
-    const { finding, report } = finishFinding({ ...finishOpts, ...(onImprove ? { onImprove } : {}) }, variant, target.suite, target.ctx, cx.value as never, found);
+    const { finding, report } = finishFinding({ ...finishFor(target.ctx.lat), ...(onImprove ? { onImprove } : {}) }, variant, target.suite, target.ctx, cx.value as never, found);
     if (opts.save === undefined) return { found: true, status: 'found', variant: variant.name, tried, timeMs: performance.now() - started, seed, searched, finding, report };
     const saved = saveFinding(opts.save, finding.entry, target.ctx.lat);
     return {
@@ -263,7 +274,7 @@ export interface ReplayResult {
 /** Replay a saved case: the suite's check under the reference semantics and under the variant. */
 export async function replay(file: string, opts: { readonly variant?: VariantSpec; readonly lattice?: LatticeSpec } = {}): Promise<ReplayResult> {
   const entry = loadEntry(file);
-  const lat = await latticeOf(opts.lattice ?? entry.lattice);
+  const lat = await latticeOf(opts.lattice ?? (entry.latticeFile !== undefined ? entryFilePath(entry.latticeFile, file) : entry.lattice));
   const suite = suiteNamed(entry.suite);
   const variant = opts.variant !== undefined ? await variantOf(opts.variant) : await loadVariant(entryFilePath(entry.variant, file));
   const prims = entry.prims ? await loadPrimsFile(entryFilePath(entry.prims, file)) : undefined;

@@ -49,7 +49,7 @@ export interface CorpusReplay {
 export type JobStatus = 'holds' | 'fails' | 'vacuous' | 'error';
 
 /** A verdict as plain data (what a worker posts back): the runner's `Verdict` with the job it answers. */
-export interface JobResult extends Pick<Verdict<unknown>, 'title' | 'runs' | 'timeMs' | 'stats' | 'vacuous' | 'counterexample' | 'error'> {
+export interface JobResult extends Pick<Verdict<unknown>, 'title' | 'runs' | 'timeMs' | 'stats' | 'nonVacuity' | 'vacuous' | 'counterexample' | 'error'> {
   readonly job: Job;
   readonly status: JobStatus;
   /** The saved cases replayed (`Job.corpus`), apart from the verdict. */
@@ -64,14 +64,14 @@ export function jobError(job: Job, error: string): JobResult {
 function toResult(job: Job, v: Verdict<unknown>): JobResult {
   const status: JobStatus = v.error && !v.counterexample ? 'error' : v.counterexample ? 'fails' : v.vacuous.length > 0 ? 'vacuous' : 'holds';
   return {
-    job, title: v.title, status, runs: v.runs, timeMs: v.timeMs, stats: v.stats, vacuous: v.vacuous,
+    job, title: v.title, status, runs: v.runs, timeMs: v.timeMs, stats: v.stats, ...(v.nonVacuity ? { nonVacuity: v.nonVacuity } : {}), vacuous: v.vacuous,
     ...(v.counterexample ? { counterexample: v.counterexample } : {}),
     ...(v.error ? { error: v.error } : {}),
   };
 }
 
 /** The job module the worker pool runs (`runPool(jobs, CHECK_JOBS)`). */
-export const CHECK_JOBS: JobModule<Job, JobResult> = { url: new URL(import.meta.url), run: (job) => runJob(job) };
+export const CHECK_JOBS: JobModule<Job, JobResult> = { url: new URL(import.meta.url), run: (job, onCase) => runJob(job, onCase) };
 
 /** A job's relative cost, for scheduling the longest first: bridge cases are whole memory pipelines. */
 export function jobCost(job: Job): number {
@@ -79,8 +79,8 @@ export function jobCost(job: Job): number {
 }
 
 /** Run one job in this thread. */
-export async function runJob(job: Job): Promise<JobResult> {
-  const opts = { runs: job.runs, seed: job.seed, ...(job.path ? { path: job.path } : {}), ...(job.timeoutMs ? { timeoutMs: job.timeoutMs } : {}) };
+export async function runJob(job: Job, onCase?: (cases: number) => void): Promise<JobResult> {
+  const opts = { runs: job.runs, seed: job.seed, ...(job.path ? { path: job.path } : {}), ...(job.timeoutMs ? { timeoutMs: job.timeoutMs } : {}), ...(onCase ? { onCase } : {}) };
   if (job.suite === 'distributions') return toResult(job, checkDistributions(opts) as Verdict<unknown>);
   const ppmfSuite = PPMF_SUITES.find((s) => s.name === job.suite);
   if (ppmfSuite) return toResult(job, runSuite(ppmfSuite, { system: PPMF }, opts) as Verdict<unknown>);

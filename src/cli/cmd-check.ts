@@ -5,11 +5,10 @@
  */
 import { defaultSeed } from '../runner/seed.ts';
 import type { Command } from 'commander';
-import cliProgress from 'cli-progress';
 import pc from 'picocolors';
 import { SHIPPED_LATTICES, resolveLattice } from '../lattice/registry.ts';
 import { PPMF_SUITES, PPMF_BRIDGE_SUITES, LLMBDA_SUITES, checkSuiteNames } from '../api/registry.ts';
-import { runPool } from '../runner/pool.ts';
+import { poolSize, runPool } from '../runner/pool.ts';
 import { CHECK_JOBS, jobCost, jobError, type Job, type JobResult } from '../api/jobs.ts';
 import { availableParallelism } from 'node:os';
 import { withInterrupts } from './interrupt.ts';
@@ -17,6 +16,11 @@ import { CORPUS_DIR, scanCorpus, slug } from '../llmbda/corpus.ts';
 import { latticeByName } from '../lattice/registry.ts';
 import { UserError } from '../util/absurd.ts';
 import { DEFAULT_CASE_TIMEOUT_MS, duration, positiveInt, seed32 } from './common.ts';
+import { NON_VACUITY_ALPHA, type ThresholdJudgement } from '../runner/suite.ts';
+import { checkDocument, render, reporterFlag, REPORTERS, type Reporter } from '../report/index.ts';
+import { ProgressLine } from './progress.ts';
+import { packageVersion } from './main.ts';
+import { EXIT_CODES_HELP } from './exit-codes.ts';
 import { renderTable } from '../util/table.ts';
 import type { CommandResult } from './main.ts';
 import { runTargetCheck } from './cmd-target.ts';
@@ -28,6 +32,9 @@ interface CheckOpts {
   lattice?: string[];
   variant?: string;
   json?: boolean;
+  reporter?: Reporter;
+  path?: string;
+  time?: number;
   workers?: number;
   progress: boolean;
   caseTimeout: number;
@@ -46,18 +53,24 @@ export function registerCheck(program: Command, result: CommandResult): void {
     .option('--suite <name>', `only this suite (repeatable): ${checkSuiteNames().join(', ')}`, collect)
     .option('--lattice <name|file.ts>', 'only this lattice (repeatable): a shipped name or a user lattice file', collect)
     .option('--variant <name|file.ts>', 'check a variant semantics instead of the reference')
+    .option('--path <path>', 'replay one printed counterexample: fast-check\'s path (needs one --suite, one --lattice and the printed --seed, --runs)')
+    .option('--time <duration>', 'time budget for the whole check, e.g. 2m: each (suite, lattice) gets a share by its planned cases and stops there (the runs column shows the cases reached)', duration('--time'))
     .option('--workers <n>', `worker threads (default and most: one per core, here ${availableParallelism()})`, positiveInt('--workers'))
-    .option('--no-progress', 'no progress bar')
+    .option('--reporter <kind>', `output: ${REPORTERS.join(', ')} (see docs/ci.md)`, reporterFlag, 'text')
+    .option('--no-progress', 'no progress line (it is only drawn on a terminal anyway)')
     .option('--case-timeout <duration>', 'wall-clock limit per case: a stuck case ends its verdict as an error naming where it was stuck', duration('--case-timeout'), DEFAULT_CASE_TIMEOUT_MS)
     .option('--max-steps <n>', 'evaluation steps per run before a case is discarded as too expensive', positiveInt('--max-steps'))
     .option('--corpus <dir>', 'saved cases replayed after the generated runs and reported apart (never part of a verdict)', CORPUS_DIR)
     .option('--no-corpus', 'replay no saved cases')
-    .option('--json', 'machine-readable output')
+    .option('--json', 'same as --reporter json')
     .option('--target <file|stdio:cmd>', 'check an implementation under test instead (docs/targets.md); with --mask, --replay FILE')
     .option('--mask <constructs>', 'with --target: constructs it cannot express, e.g. endorse,prim:toStr')
     .option('--replay <file.json>', 'with --target: judge a saved target counterexample')
+    .addHelpText('after', EXIT_CODES_HELP)
     .action(async (opts: CheckOpts & { target?: string; mask?: string; replay?: string }) => {
       if (opts.target) return runTargetCheck({ ...opts, target: opts.target }, result);
+      const started = performance.now();
+      const reporter: Reporter = opts.json ? 'json' : opts.reporter ?? 'text';
       const seed = opts.seed ?? defaultSeed();
       const lattices = opts.lattice ?? [...SHIPPED_LATTICES];
       const userLattices = lattices.filter((l) => /\.(ts|js|mts|mjs)$/.test(l));
@@ -67,8 +80,8 @@ export function registerCheck(program: Command, result: CommandResult): void {
       for (const s of opts.suite ?? []) if (!known.has(s)) throw new UserError(`unknown suite ${JSON.stringify(s)}; suites are ${[...known].join(', ')}`);
       const wanted = (s: string): boolean => !opts.suite || opts.suite.includes(s);
       const jobs: Job[] = [];
-      const base = { runs: opts.runs, seed, ...(opts.variant ? { variant: opts.variant } : {}), ...(opts.maxSteps !== undefined ? { maxSteps: opts.maxSteps } : {}) };
-      if (opts.workers !== undefined && opts.workers > availableParallelism() && !opts.json) {
+      const base = { runs: opts.runs, seed, ...(opts.variant ? { variant: opts.variant } : {}), ...(opts.maxSteps !== undefined ? { maxSteps: opts.maxSteps } : {}), ...(opts.path !== undefined ? { path: opts.path } : {}) };
+      if (opts.workers !== undefined && opts.workers > availableParallelism() && reporter === 'text') {
         process.stderr.write(`llmbda: --workers ${opts.workers} capped at ${availableParallelism()} (the core count)\n`);
       }
       // The corpus: read once, corrupt files skipped with a warning; each case is replayed by the job of its suite and lattice.
@@ -97,41 +110,78 @@ export function registerCheck(program: Command, result: CommandResult): void {
           if (wanted(s.name) && (opts.suite || !opts.lattice)) jobs.push({ ...base, runs: opts.suite ? opts.runs : Math.ceil(opts.runs / 4), suite: s.name, lattice: 'ppmf' });
         }
       }
-      const tty = process.stderr.isTTY && opts.progress && !opts.json;
-      const bar = tty ? new cliProgress.SingleBar({ format: 'checking [{bar}] {value}/{total} {last}', hideCursor: true }, cliProgress.Presets.shades_classic) : undefined;
+      const workers = poolSize(opts.workers, jobs.length);
+      const timed = opts.time === undefined ? jobs : withBudget(jobs, opts.time, workers);
+      const progress = ProgressLine.enabled(process.stderr, opts.progress && reporter === 'text') ? new ProgressLine(process.stderr, 'checking') : undefined;
+      // Per-case progress over every job: finished jobs count their cases, running ones what they last reported.
+      const total = timed.reduce((n, j) => n + j.runs, 0);
+      const running = new Map<Job, number>();
+      let doneCases = 0;
+      const draw = (): void => progress?.update(doneCases + [...running.values()].reduce((x, y) => x + y, 0), { total, ...(opts.time !== undefined ? { leftMs: Math.max(0, opts.time - (performance.now() - started)) } : {}) });
+      const onCase = progress ? (j: Job, n: number): void => { running.set(j, n); draw(); } : undefined;
       // Lattice laws gate the theorem suites on a user lattice: a broken join makes every other verdict meaningless.
-      const lawJobs = jobs.filter((j) => j.suite === 'lattice-laws' && userLattices.includes(j.lattice));
-      const rest = jobs.filter((j) => !lawJobs.includes(j));
+      const lawJobs = timed.filter((j) => j.suite === 'lattice-laws' && userLattices.includes(j.lattice));
+      const rest = timed.filter((j) => !lawJobs.includes(j));
       const finished: JobResult[] = [];
-      const tick = (r: JobResult, _d: number): void => { finished.push(r); bar?.increment(1, { last: `${r.job.suite} on ${r.job.lattice}: ${r.status}` }); };
+      const tick = (r: JobResult, _d: number): void => { finished.push(r); running.delete(r.job); doneCases += r.job.runs; draw(); };
       // Every job runs in a worker thread: this thread stays free for signals, and a stuck case is stopped.
-      const pool = { threads: true, caseTimeoutMs: opts.caseTimeout, timedOut: jobError } as const;
+      const pool = { threads: true, caseTimeoutMs: opts.caseTimeout, timedOut: jobError, ...(onCase ? { onCase } : {}) } as const;
       const { results, brokenUser } = await withInterrupts((signal) => {
-        bar?.stop();
-        if (opts.json) {
+        progress?.stop();
+        if (reporter === 'json') {
           process.stdout.write(`${JSON.stringify({ seed, runs: opts.runs, ok: false, interrupted: signal, unfinished: jobs.length - finished.length, results: finished.map(jsonResult) }, null, 2)}\n`);
         } else {
-          process.stdout.write(`${renderVerdicts(order(finished, jobs), seed, opts.variant, { signal, total: jobs.length })}\n`);
+          process.stdout.write(`${renderVerdicts(order(finished, timed), seed, opts.variant, { signal, total: jobs.length })}\n`);
         }
       }, async () => {
-        bar?.start(jobs.length, 0, { last: '' });
         const lawResults = await runPool(lawJobs, CHECK_JOBS, { ...pool, workers: 1, onDone: tick });
         const brokenUser = new Set(lawResults.filter((r) => r.status !== 'holds').map((r) => r.job.lattice));
         const runnable = rest.filter((j) => !brokenUser.has(j.lattice));
-        const results = [...lawResults, ...(await runPool(runnable, CHECK_JOBS, { ...pool, ...(opts.workers ? { workers: opts.workers } : {}), cost: jobCost, onDone: tick }))];
-        bar?.stop();
+        const results = [...lawResults, ...(await runPool(runnable, CHECK_JOBS, { ...pool, workers, cost: jobCost, onDone: tick }))];
+        progress?.stop();
         return { results, brokenUser };
       });
       const regressions = results.flatMap((r) => (r.corpus ?? []).filter((c) => c.outcome !== c.expected));
-      const allOk = results.every((r) => r.status === 'holds') && brokenUser.size === 0 && regressions.length === 0;
-      result.exitCode = allOk ? 0 : 1;
-      if (opts.json) {
-        process.stdout.write(`${JSON.stringify({ seed, runs: opts.runs, ok: allOk, results: results.map(jsonResult), corpusWarnings: scan.warnings }, null, 2)}\n`);
-        return;
-      }
-      process.stdout.write(`${renderVerdicts(results, seed, opts.variant)}\n`);
-      for (const l of brokenUser) process.stdout.write(`${pc.red('✗')} ${l}: the lattice laws fail, so the theorem suites were not run on it.\n`);
+      const notRun = rest.filter((j) => brokenUser.has(j.lattice)).map((j) => ({ suite: j.suite, lattice: j.lattice, why: `not run: the lattice laws fail on ${j.lattice}` }));
+      const text = [renderVerdicts(results, seed, opts.variant), ...[...brokenUser].map((l) => `${pc.red('✗')} ${l}: the lattice laws fail, so the theorem suites were not run on it.`)].join('\n');
+      const doc = checkDocument(results, { seed, ...(opts.variant ? { variant: opts.variant } : {}), version: packageVersion(), timeMs: performance.now() - started, text: reporter === 'text' ? text : stripColour(text), notRun },
+        (r) => stripColour(failureDetails(r, opts.variant).join('\n')), (r) => (r.counterexample ? [replayCommand(r, opts.variant)] : []), () => null);
+      // Saved cases are replayed apart from the verdicts: a regression among them fails the check too.
+      result.exitCode = doc.exitCode === 0 && regressions.length > 0 ? 1 : doc.exitCode;
+      process.stdout.write(render(doc, reporter));
+      for (const w of scan.warnings) if (reporter !== 'text') process.stderr.write(`llmbda: warning: corpus: ${w}\n`);
     });
+}
+
+/** Colour escapes removed (for machine-readable output). */
+// eslint-disable-next-line no-control-regex
+const stripColour = (s: string): string => s.replace(/\x1b\[[0-9;]*m/g, '');
+
+/**
+ * Give each job a share of a time budget for the whole check, by its planned cases: with `workers`
+ * threads, the jobs' limits add up to `workers × budget`.
+ */
+export function withBudget(jobs: readonly Job[], budgetMs: number, workers: number): Job[] {
+  const cost = jobs.reduce((a, j) => a + jobCost(j), 0);
+  return jobs.map((j) => ({ ...j, timeoutMs: Math.max(50, Math.floor((budgetMs * workers * jobCost(j)) / Math.max(1, cost))) }));
+}
+
+/** The command that reproduces a failed job's printed case exactly. */
+export function replayCommand(r: JobResult, variant?: string): string {
+  const c = r.counterexample!;
+  return `npx llmbda check --suite ${r.job.suite} --lattice '${r.job.lattice}' --seed ${c.seed} --runs ${r.job.runs}${variant ? ` --variant ${variant}` : ''} --path '${c.path}'`;
+}
+
+/** The details of one verdict that did not hold: its counterexample or why it is vacuous. */
+export function failureDetails(r: JobResult, variant?: string): string[] {
+  const out = [pc.bold(`${r.job.suite} on ${r.job.lattice}: ${r.title}`)];
+  if (r.counterexample) {
+    const c = r.counterexample;
+    out.push(`counterexample after ${c.testsToFailure} tests, ${c.shrinks} shrinks:`, c.pretty, `why: ${c.reason}`, `replay: ${replayCommand(r, variant)}`);
+  }
+  if (r.vacuous.length) out.push(`vacuous (judged on a one-sided ${100 * (1 - NON_VACUITY_ALPHA)}% Wilson bound, see docs/ci.md): ${r.vacuous.join('; ')}`);
+  if (r.error) out.push(`error: ${r.error}`);
+  return out;
 }
 
 /** A result as JSON (the case value is not plain data). */
@@ -154,18 +204,15 @@ export function renderCorpus(results: readonly JobResult[]): string[] {
     ...off.map((c) => `  ${c.file}: ${c.outcome} (expected ${c.expected})${c.reason ? `: ${c.reason}` : ''}`)];
 }
 
-/**
- * Non-vacuity numbers for the table: all of them when few; else, for a vacuous verdict, the counters
- * below their thresholds (the failing ones), otherwise the smallest.
- */
-function showStats(stats: Readonly<Record<string, number>>, vacuous: readonly string[] = []): string {
-  const es = Object.entries(stats);
+/** Non-vacuity for the table: every thresholded counter's estimate with its interval when few, else the lowest one. */
+function showStats(r: JobResult): string {
+  const js = r.nonVacuity ?? [];
   const pct = (v: number): string => `${(v * 100).toFixed(0)}%`;
-  if (es.length <= 3) return es.map(([k, v]) => `${k} ${pct(v)}`).join(', ');
-  const failing = es.filter(([k]) => vacuous.some((v) => v.startsWith(`${k}: `)));
-  if (failing.length > 0) return `${es.length} counters, below threshold: ${failing.map(([k, v]) => `${k} ${pct(v)}`).join(', ')}`;
-  const [k, v] = es.reduce((a, b) => (b[1] < a[1] ? b : a));
-  return `${es.length} counters, lowest ${k} ${pct(v)}`;
+  const one = (j: ThresholdJudgement): string => `${j.counter} ${pct(j.estimate)} [${pct(j.lower)}–${pct(j.upper)}]`;
+  if (js.length === 0) return Object.entries(r.stats).map(([k, v]) => `${k} ${pct(v)}`).join(', ');
+  if (js.length <= 2) return js.map(one).join(', ');
+  const low = js.reduce((a, b) => (b.estimate < a.estimate ? b : a));
+  return `${js.length} counters, lowest ${one(low)}`;
 }
 
 /** The verdict table plus the details of every failure. */
@@ -174,20 +221,10 @@ export function renderVerdicts(results: readonly JobResult[], seed: number, vari
     r.status === 'holds' ? pc.green('holds') : r.status === 'fails' ? pc.red('FAILS') : r.status === 'vacuous' ? pc.yellow('VACUOUS') : pc.red('ERROR');
   const rows = results.map((r) => [
     r.job.suite, r.job.lattice === '-' ? (r.job.suite.startsWith('ppmf') ? 'system ppmf' : '') : r.job.lattice, String(r.runs), `${(r.timeMs / 1000).toFixed(1)}s`, status(r), String(r.job.seed),
-    showStats(r.stats, r.vacuous),
+    showStats(r),
   ]);
   const out = [`${variant ? `variant ${variant}` : 'reference semantics'}, seed ${seed}`, renderTable(['suite', 'lattice', 'runs', 'time', 'result', 'seed', 'non-vacuity'], rows)];
-  for (const r of results) {
-    if (r.status === 'holds') continue;
-    out.push('', pc.bold(`${r.job.suite} on ${r.job.lattice}: ${r.title}`));
-    if (r.counterexample) {
-      const c = r.counterexample;
-      out.push(`counterexample after ${c.testsToFailure} tests, ${c.shrinks} shrinks:`, c.pretty, `why: ${c.reason}`,
-        `replay: npx llmbda check --suite ${r.job.suite} --lattice '${r.job.lattice}' --seed ${c.seed} --runs ${r.job.runs}${variant ? ` --variant ${variant}` : ''}  (path ${c.path})`);
-    }
-    if (r.vacuous.length) out.push(`vacuous: ${r.vacuous.join('; ')}`);
-    if (r.error) out.push(`error: ${r.error}`);
-  }
+  for (const r of results) if (r.status !== 'holds') out.push('', ...failureDetails(r, variant));
   out.push(...renderCorpus(results));
   const bad = results.filter((r) => r.status !== 'holds').length;
   if (interrupted) {

@@ -17,6 +17,12 @@ import { latticeByName } from '../lattice/registry.ts';
 import type { HuntTaskArgs, HuntTaskResult } from './hunt-task.ts';
 import type { CommandResult } from './main.ts';
 import type { ReplayResult } from '../api/hunt.ts';
+import { existsSync, statSync } from 'node:fs';
+import { Option } from 'commander';
+import { corpusFiles } from '../llmbda/corpus.ts';
+import { huntDocument, render, replayDocument, reporterFlag, REPORTERS, type Reporter } from '../report/index.ts';
+import { packageVersion } from './main.ts';
+import { EXIT_CODES_HELP } from './exit-codes.ts';
 import { allSuiteNames, ENDORSE_SUITES, PPMF_SUITES } from '../api/registry.ts';
 import { huntPpmf } from '../ppmf/hunt.ts';
 import { huntEndorse } from '../endorse/hunt.ts';
@@ -33,6 +39,8 @@ interface HuntFlags {
   prims?: string;
   system: string;
   json?: boolean;
+  reporter?: Reporter;
+  expectLeak?: boolean;
   out?: string;
   minimise: boolean;
   caseTimeout: number;
@@ -53,7 +61,7 @@ export function registerHunt(program: Command, result: CommandResult): void {
     .option('--variant <name|file.ts>', 'catalogue variant, "reference", or a variant file (see docs/variants.md)')
     .option('--lattice <name|file.ts>', 'lattice to hunt on (repeatable; default: the variant\'s expected lattices first, then the others)', collect)
     .option('--suite <name>', `suite to run (default: the one the variant is expected to break, else tipni), or all: ${allSuiteNames().join(', ')}`)
-    .option('--time <duration>', 'search time budget, e.g. 30s, 2m (default 30s, or none with --runs; shrinking is extra)', duration('--time'))
+    .addOption(new Option('--time <duration>', 'search time budget, e.g. 30s, 2m (shrinking is extra; none with --runs alone)').argParser(duration('--time')).default(undefined, '30s'))
     .option('--runs <n>', 'at most this many cases per (suite, lattice); alone, a deterministic budget (same seed, same result under any load)', positiveInt('--runs'))
     .option('--seed <s>', 'seed, 0..4294967295 (default: random; printed for replay)', seed32('--seed'))
     .option('--prims <file.ts>', 'a module exporting `prims` (a primitive table) added to every model; generated programs call them')
@@ -63,48 +71,91 @@ export function registerHunt(program: Command, result: CommandResult): void {
     .option('--case-timeout <duration>', 'wall-clock limit per case (a looping user rule or lattice is stopped and named)', duration('--case-timeout'), DEFAULT_CASE_TIMEOUT_MS)
     .option('--max-steps <n>', 'evaluation steps per run before a case is discarded as too expensive', positiveInt('--max-steps'))
     .option('--stack-mb <n>', `JavaScript stack of the hunt's worker thread, in MB (at most ${MAX_STACK_MB})`, stackMb('--stack-mb'), 256)
-    .option('--json', 'machine-readable output')
+    .option('--expect-leak', 'the variant is known to be bad: exit 0 when a counterexample is found, 1 when none is ("still caught" jobs)')
+    .option('--reporter <kind>', `output: ${REPORTERS.join(', ')} (see docs/ci.md)`, reporterFlag, 'text')
+    .option('--json', 'same as --reporter json')
+    .addHelpText('after', EXIT_CODES_HELP)
     .option('--target <file|stdio:cmd>', 'hunt in an implementation under test instead (docs/targets.md; saved with --out)')
     .option('--mask <constructs>', 'with --target: constructs it cannot express, e.g. endorse,prim:toStr')
     .action(async (flags: HuntFlags & { target?: string; mask?: string }) => {
       if (flags.target) return runTargetHunt({ ...flags, target: flags.target }, result);
+      const reporter: Reporter = flags.json ? 'json' : flags.reporter ?? 'text';
+      const found = (f: boolean): number => (f === Boolean(flags.expectLeak) ? 0 : 1);
+      if (flags.system !== 'llmbda' && reporter !== 'text' && reporter !== 'json') throw new UserError(`--system ${flags.system} supports --reporter text or json, got ${reporter}`);
       if (flags.system === 'ppmf' || flags.system === 'endorse') {
         const r = flags.system === 'ppmf'
           ? huntPpmf({ suites: PPMF_SUITES, variant: flags.variant ?? 'ppmf', timeMs: flags.time ?? 30_000, ...(flags.seed !== undefined ? { seed: flags.seed } : {}), ...(flags.suite ? { suite: flags.suite } : {}) })
           : huntEndorse({ suites: ENDORSE_SUITES, variant: flags.variant ?? 'reference', timeMs: flags.time ?? 30_000, ...(flags.seed !== undefined ? { seed: flags.seed } : {}), ...(flags.suite ? { suite: flags.suite } : {}) });
-        process.stdout.write(flags.json ? `${JSON.stringify(r.json ?? { found: r.found, tried: r.tried }, null, 2)}\n` : `${r.report}\n`);
-        result.exitCode = r.found ? 1 : 0;
+        process.stdout.write(reporter === 'json' ? `${JSON.stringify(r.json ?? { found: r.found, tried: r.tried }, null, 2)}\n` : `${r.report}\n`);
+        result.exitCode = found(r.found);
         return;
       }
       if (flags.system === 'banking') {
         const r = huntBanking({ variant: flags.variant ?? 'ifc-off', timeMs: flags.time ?? 30_000, ...(flags.seed !== undefined ? { seed: flags.seed } : {}), ...(flags.suite ? { suite: flags.suite } : {}) });
-        process.stdout.write(flags.json ? `${JSON.stringify(r.json ?? { found: r.found, tried: r.tried }, null, 2)}\n` : `${r.report}\n`);
-        result.exitCode = r.found ? 1 : 0;
+        process.stdout.write(reporter === 'json' ? `${JSON.stringify(r.json ?? { found: r.found, tried: r.tried }, null, 2)}\n` : `${r.report}\n`);
+        result.exitCode = found(r.found);
         return;
       }
       if (flags.system !== 'llmbda') throw new UserError(`--system must be llmbda, ppmf, endorse or banking, got ${JSON.stringify(flags.system)}`);
       if (!flags.variant) throw new UserError('hunt needs --variant NAME|FILE.ts (a catalogue name, "reference", or a variant file); see docs/variants.md');
-      result.exitCode = await runHunt(flags);
+      result.exitCode = await runHunt(flags, reporter);
     });
 
   program
     .command('replay')
-    .description('re-run a saved counterexample: the suite\'s check under the reference semantics and under the variant')
-    .argument('<file>', 'a corpus file (counterexamples/*.json)')
-    .option('--variant <name|file.ts>', 'judge under this variant instead of the one recorded in the file')
+    .description('re-run saved counterexamples in one process: each suite\'s check under the reference semantics and under the variant, then a summary')
+    .argument('<files...>', 'corpus files (counterexamples/*.json) or folders of them')
+    .option('--variant <name|file.ts>', 'judge under this variant instead of the one recorded in each file')
+    .option('--lattice <name|file.ts>', 'use this lattice instead of the one recorded in each file')
     .option('--case-timeout <duration>', 'wall-clock limit of each judgement (a looping user rule is stopped and named)', duration('--case-timeout'), DEFAULT_CASE_TIMEOUT_MS)
-    .option('--json', 'machine-readable output')
-    .action(async (file: string, flags: { variant?: string; json?: boolean; caseTimeout: number }) => {
-      // In a supervised worker: a variant file's rules may loop.
-      const r = await startInWorker<Pick<ReplayResult, 'file' | 'ok' | 'reference' | 'variant' | 'report'>>('replay', { file, ...(flags.variant ? { variant: flags.variant } : {}) },
-        { stackMb: 256, caseTimeoutMs: flags.caseTimeout }).result;
-      result.exitCode = r.ok ? 0 : 1;
-      if (flags.json) {
-        process.stdout.write(`${JSON.stringify({ file, ok: r.ok, reference: r.reference, variant: r.variant }, null, 2)}\n`);
-        return;
+    .option('--reporter <kind>', `output: ${REPORTERS.join(', ')} (see docs/ci.md)`, reporterFlag, 'text')
+    .option('--json', 'same as --reporter json')
+    .addHelpText('after', EXIT_CODES_HELP)
+    .action(async (args: string[], flags: { variant?: string; lattice?: string; json?: boolean; reporter?: Reporter; caseTimeout: number }) => {
+      const started = performance.now();
+      const reporter: Reporter = flags.json ? 'json' : flags.reporter ?? 'text';
+      const files = expandCorpusArgs(args);
+      type Replayed = Pick<ReplayResult, 'file' | 'entry' | 'ok' | 'reference' | 'variant' | 'report'>;
+      const done: ({ file: string; result: Replayed; timeMs: number } | { file: string; error: string })[] = [];
+      for (const file of files) {
+        const t0 = performance.now();
+        try {
+          // In a supervised worker: a variant file's rules may loop.
+          const r = await startInWorker<Replayed>('replay', { file, ...(flags.variant ? { variant: flags.variant } : {}), ...(flags.lattice ? { lattice: flags.lattice } : {}) },
+            { stackMb: 256, caseTimeoutMs: flags.caseTimeout }).result;
+          done.push({ file, result: r, timeMs: performance.now() - t0 });
+        } catch (e) {
+          // One bad file among many is reported with the others; a single bad file is a usage error (exit 2).
+          if (!(e instanceof UserError) || files.length === 1) throw e;
+          done.push({ file, error: e.message });
+        }
       }
-      process.stdout.write(`${r.report}\n`);
+      const ok = done.filter((d) => 'result' in d && d.result.ok).length;
+      const errors = done.filter((d) => 'error' in d);
+      const summary = `Replayed ${done.length} entr${done.length === 1 ? 'y' : 'ies'}: ${ok} as recorded, ${done.length - ok - errors.length} regressed, ${errors.length} could not be loaded.`;
+      const text = [
+        ...done.map((d) => ('error' in d ? `Replaying ${d.file}\n  ERROR: ${d.error}` : d.result.report)),
+        ...(done.length > 1 ? ['', summary] : []),
+      ].join(done.length > 1 ? '\n\n' : '\n');
+      const doc = replayDocument(done, { version: packageVersion(), timeMs: performance.now() - started, text });
+      result.exitCode = errors.length > 0 ? 2 : doc.exitCode;
+      process.stdout.write(render(doc, reporter));
     });
+}
+
+/** The corpus files named on the command line: files as given, folders expanded to their `.json` files (sorted). */
+export function expandCorpusArgs(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const a of args) {
+    if (existsSync(a) && statSync(a).isDirectory()) {
+      const fs = corpusFiles(a);
+      if (fs.length === 0) throw new UserError(`${a}: a folder with no corpus files (*.json)`);
+      out.push(...fs);
+    } else {
+      out.push(a);
+    }
+  }
+  return out;
 }
 
 /**
@@ -112,7 +163,7 @@ export function registerHunt(program: Command, result: CommandResult): void {
  * (with --out) the moment it is found and again whenever it gets smaller; a signal prints the best
  * so far and exits 130/143; the final report is printed before the final save is attempted.
  */
-async function runHunt(flags: HuntFlags): Promise<number> {
+async function runHunt(flags: HuntFlags, reporter: Reporter): Promise<number> {
   const timeMs = flags.time ?? (flags.runs !== undefined ? undefined : 30_000);
   const args: HuntTaskArgs = {
     variant: flags.variant!, minimise: flags.minimise,
@@ -132,7 +183,7 @@ async function runHunt(flags: HuntFlags): Promise<number> {
       saveError = e instanceof Error ? e.message : String(e);
     }
   };
-  const say = (text: string): void => { if (!flags.json) process.stderr.write(`${text}\n`); };
+  const say = (text: string): void => { if (reporter === 'text') process.stderr.write(`${text}\n`); };
   const onEvent = (ev: unknown): void => {
     const p = ev as HuntProgress;
     if (p.kind === 'found') {
@@ -150,7 +201,7 @@ async function runHunt(flags: HuntFlags): Promise<number> {
   ];
   const r = await withInterrupts((signal) => {
     task.stop();
-    if (flags.json) {
+    if (reporter !== 'text') {
       process.stdout.write(`${JSON.stringify({ interrupted: signal, found: best !== undefined, ...(best ? { suite: best.suite, lattice: best.lattice, size: best.size, case: best.entry } : {}), saved: saved?.file ?? null, saveError: saveError ?? null }, null, 2)}\n`);
     } else {
       process.stdout.write(best
@@ -161,26 +212,16 @@ async function runHunt(flags: HuntFlags): Promise<number> {
   }, () => task.result);
   const f = r.finding;
   // The report first, then the save: a save that fails never costs the finding.
-  if (flags.json) {
-    if (f) save(f.entry);
-    process.stdout.write(`${JSON.stringify({
-      found: r.found, status: r.status, variant: r.variant, seed: r.seed, tried: r.tried, timeMs: Math.round(r.timeMs), searched: r.searched,
-      ...(f ? {
-        suite: f.suite, lattice: f.lattice, path: f.path, testsToFailure: f.testsToFailure, timeToFailureMs: Math.round(f.timeToFailureMs),
-        shrinks: f.shrinks, shrunkSize: f.shrunkSize, size: f.size, reason: f.reason, saved: saved?.file ?? null, case: f.entry,
-      } : {}),
-      ...(saveError !== undefined ? { saveError } : {}),
-    }, null, 2)}\n`);
-  } else {
-    process.stdout.write(`${r.report}\n`);
-    if (f) {
-      save(f.entry);
-      if (saved) process.stdout.write(`${describeSave(saved)}\n`);
-    }
+  const doc = huntDocument(r, { version: packageVersion(), expectLeak: Boolean(flags.expectLeak), variantSpec: flags.variant! });
+  process.stdout.write(render(doc, reporter));
+  if (f) {
+    save(f.entry);
+    if (saved && reporter === 'text') process.stdout.write(`${describeSave(saved)}\n`);
   }
   if (saveError !== undefined) {
     process.stderr.write(`llmbda: ${saveError}\n`);
     return 2;
   }
-  return r.status === 'found' ? 1 : r.status === 'inconclusive' ? EXIT_INCONCLUSIVE : 0;
+  if (r.status === 'inconclusive' && !flags.expectLeak) return EXIT_INCONCLUSIVE;
+  return doc.exitCode;
 }

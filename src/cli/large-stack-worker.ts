@@ -13,9 +13,9 @@ try {
     value = await executeRun(a.file, a.opts);
   } else if (task === 'replay') {
     const { replay } = await import('../api/hunt.ts');
-    const a = args as { file: string; variant?: string };
-    const r = await replay(a.file, a.variant !== undefined ? { variant: a.variant } : {});
-    value = { file: r.file, ok: r.ok, reference: r.reference, variant: r.variant, report: r.report };
+    const a = args as { file: string; variant?: string; lattice?: string };
+    const r = await replay(a.file, { ...(a.variant !== undefined ? { variant: a.variant } : {}), ...(a.lattice !== undefined ? { lattice: a.lattice } : {}) });
+    value = { file: r.file, entry: r.entry, ok: r.ok, reference: r.reference, variant: r.variant, report: r.report };
   } else {
     const { executeHunt } = await import('./hunt-task.ts');
     value = await executeHunt(args as Parameters<typeof executeHunt>[0], emit);

@@ -1,7 +1,8 @@
 /**
  * `llmbda`: the command-line entry point. Each subcommand lives in its own `cmd-*.ts` file and
- * registers itself here. User mistakes (bad flags, bad files) print a clear message and exit 2,
- * property failures exit 1, internal errors print a stack trace and exit 3.
+ * registers itself here. Exit codes (src/cli/exit-codes.ts, printed by every `--help`): 0 as expected,
+ * 1 a verdict not as expected, 2 user mistakes (bad flags, bad files: one clear line), 3 internal
+ * errors (a stack trace).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
@@ -12,6 +13,7 @@ import { registerCheck } from './cmd-check.ts';
 import { registerHunt } from './cmd-hunt.ts';
 import { registerPpmf } from './cmd-ppmf.ts';
 import { registerLeak } from './cmd-leak.ts';
+import { EXIT_CODES_HELP } from './exit-codes.ts';
 
 /** This package's version, read from its package.json (found upwards from this file, source or dist). */
 export function packageVersion(): string {
@@ -40,6 +42,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .description('Executable LLMbda semantics and PPMF, tested QuickCheck-style: exact distributions, generated low-equivalent pairs, minimal leaks.')
     .version(packageVersion(), '-V, --version', 'print the package version')
     .showHelpAfterError('(run with --help for usage)')
+    .addHelpText('after', EXIT_CODES_HELP)
     .exitOverride();
   registerCheck(program, result);
   registerRun(program, result);

@@ -4,7 +4,7 @@
  * (a pair is re-merged into one skeleton with high holes), and rendered as `.lam` for people.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve as resolvePath } from 'node:path';
+import { dirname, join, relative, resolve as resolvePath } from 'node:path';
 import * as Q from '../distributions/rational.ts';
 import type { Expr, PlainValue } from '../syntax/ast.ts';
 import type { AnyLattice, Lattice } from '../lattice/lattice.ts';
@@ -42,14 +42,16 @@ export interface CorpusEntry {
   readonly kind: 'pair' | 'single';
   /** One line: what the case shows. */
   readonly title?: string;
-  /** Catalogue variant name, `reference`, or a path to a variant `.ts` file (relative to the repository root). */
+  /** Catalogue variant name, `reference`, or a path to a variant `.ts` file (relative to this entry's file when it starts with `.`, else to the repository root). */
   readonly variant: string;
   /** The suite whose check judges the case (`tipni`, `confinement`, …). */
   readonly suite: string;
-  /** A `--prims` module adding primitives to every model (path relative to the repository root). */
+  /** A `--prims` module adding primitives to every model (path as for `variant`). */
   readonly prims?: string;
   /** Lattice name (`powerset-us`, `chain(3)`, …). */
   readonly lattice: string;
+  /** When the lattice came from a user file: that file, relative to this entry's own file (`../lattices/diamond.ts`). */
+  readonly latticeFile?: string;
   /** The observer `m` in surface syntax (pairs only). */
   readonly observer?: string;
   /** The starting pc in surface syntax. */
@@ -84,7 +86,7 @@ export function validateEntry(file: string, json: unknown): CorpusEntry {
   const bad = (field: string, why: string): UserError => new UserError(`${file}: field "${field}" ${why}`);
   if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new UserError(`${file}: a corpus file is a JSON object (see counterexamples/README.md)`);
   const o = json as Record<string, unknown>;
-  const known = new Set(['version', 'kind', 'title', 'variant', 'suite', 'lattice', 'observer', 'pc', 'programs', 'conversations', 'model', 'fuel', 'seed', 'path', 'expected', 'size', 'reason', 'prims']);
+  const known = new Set(['version', 'kind', 'title', 'variant', 'suite', 'lattice', 'observer', 'pc', 'programs', 'conversations', 'model', 'fuel', 'seed', 'path', 'expected', 'size', 'reason', 'prims', 'latticeFile']);
   const unknown = Object.keys(o).filter((k) => !known.has(k));
   if (unknown.length > 0) throw bad(unknown[0]!, `is not part of the corpus schema (version ${CORPUS_VERSION})`);
   if (o['version'] !== CORPUS_VERSION) throw bad('version', `must be ${CORPUS_VERSION}, got ${JSON.stringify(o['version'])}`);
@@ -94,7 +96,7 @@ export function validateEntry(file: string, json: unknown): CorpusEntry {
     if (optional && o[k] === undefined) return;
     if (typeof o[k] !== 'string' || o[k] === '') throw bad(k, 'must be a non-empty string');
   };
-  str('variant'); str('suite'); str('lattice'); str('pc'); str('title', true); str('reason', true); str('path', true); str('prims', true);
+  str('variant'); str('suite'); str('lattice'); str('pc'); str('title', true); str('reason', true); str('path', true); str('prims', true); str('latticeFile', true);
   if (kind === 'pair') str('observer');
   else if (o['observer'] !== undefined) throw bad('observer', 'only pairs have an observer');
   const n = kind === 'pair' ? 2 : 1;
@@ -223,6 +225,8 @@ export function entryCase<L>(file: string, entry: CorpusEntry, lat: Lattice<L>):
 export interface Provenance {
   readonly variant: string;
   readonly prims?: string;
+  /** The lattice's source file, as the entry stores it (relative to the entry file). */
+  readonly latticeFile?: string;
   readonly suite: string;
   readonly seed?: number;
   readonly path?: string;
@@ -240,6 +244,7 @@ export function caseToEntry<L>(lat: Lattice<L>, c: LoadedCase<L>, p: Provenance)
     suite: p.suite,
     ...(p.prims !== undefined ? { prims: p.prims } : {}),
     lattice: lat.name,
+    ...(p.latticeFile !== undefined ? { latticeFile: p.latticeFile } : {}),
   } as const;
   const tail = {
     ...(p.seed !== undefined ? { seed: p.seed } : {}),
@@ -349,13 +354,31 @@ export function saveFinding(dir: string, entry: CorpusEntry, lat?: AnyLattice): 
     return { kind: 'written', file: json, size: entry.size, ...(replaced ? { replaced } : {}) };
   });
 }
+/** Is this spec a module file (rather than a catalogue or lattice name)? */
+export const isModuleFile = (spec: string): boolean => /\.(ts|js|mts|mjs)$/.test(spec);
 
 /**
- * Where a file named in an entry (a variant or primitives module) lives: relative to the current
- * directory, else to the repository the corpus file sits in.
+ * How an entry saved as `entryFile` names a user file (`spec`, as given relative to the current
+ * directory): relative to the entry's own folder, starting with `./` or `../`, so the corpus replays from
+ * any working directory and on any machine with the same files beside it.
+ */
+export function pathFromEntry(spec: string, entryFile: string): string {
+  const rel = relative(dirname(resolvePath(entryFile)), resolvePath(spec)).split('\\').join('/');
+  return rel.startsWith('.') ? rel : `./${rel}`;
+}
+
+/**
+ * Where a file named in an entry (a variant, lattice or primitives module) lives: a path starting with
+ * `.` is relative to the entry's own file; otherwise (older entries) relative to the current directory,
+ * else to the repository the corpus file sits in.
  */
 export function entryFilePath(spec: string, file: string): string {
-  if (!/\.(ts|js|mts|mjs)$/.test(spec) || existsSync(spec)) return spec;
+  if (!isModuleFile(spec)) return spec;
+  if (spec.startsWith('.')) {
+    const own = resolvePath(dirname(file), spec);
+    if (existsSync(own)) return own;
+  }
+  if (existsSync(spec)) return spec;
   const alt = resolvePath(dirname(file), '..', spec);
   return existsSync(alt) ? alt : spec;
 }
@@ -384,12 +407,21 @@ export function scanCorpus(dir: string = CORPUS_DIR): CorpusScan {
  * Corpus cases for a suite on a lattice (regression cases to judge one by one). Entries of other
  * suites or lattices are skipped; a malformed file throws (use `scanCorpus` to skip it instead).
  */
-export function corpusExamples<L>(suite: string, lat: Lattice<L>, dir: string = CORPUS_DIR): unknown[] {
-  const out: unknown[] = [];
+export function corpusExamples<L>(suite: string, lat: Lattice<L>, dir: string = CORPUS_DIR, variant?: string): unknown[] {
+  return corpusExampleFiles(suite, lat, dir, variant).map((x) => x.value);
+}
+
+/**
+ * The same with the file each came from, in the order they are tried: entries recorded for `variant`
+ * first (the case that variant is known to fail), then the smallest first.
+ */
+export function corpusExampleFiles<L>(suite: string, lat: Lattice<L>, dir: string = CORPUS_DIR, variant?: string): { readonly file: string; readonly value: unknown }[] {
+  const out: { file: string; value: unknown; rank: number; size: number }[] = [];
   for (const f of corpusFiles(dir)) {
     const e = loadEntry(f);
     if (e.suite !== suite || latticeByName(e.lattice)?.name !== lat.name) continue;
-    out.push(entryCase(f, e, lat).value);
+    out.push({ file: f, value: entryCase(f, e, lat).value, rank: variant !== undefined && e.variant === variant ? 0 : 1, size: e.size });
   }
-  return out;
+  out.sort((a, b) => a.rank - b.rank || a.size - b.size || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  return out.map(({ file, value }) => ({ file, value }));
 }

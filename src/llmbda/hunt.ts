@@ -7,7 +7,8 @@ import type { Variant } from '../variants/variant.ts';
 import { judge } from '../runner/suite.ts';
 import { caseSize, minimise, type AnyCase } from './minimise.ts';
 import { isPairCase } from './variant-ctx.ts';
-import { caseToEntry, type CorpusEntry } from './corpus.ts';
+import { join } from 'node:path';
+import { caseToEntry, findingName, isModuleFile, pathFromEntry, type CorpusEntry } from './corpus.ts';
 import { pairReport, singleReport, type ReportHeader } from './report.ts';
 
 /** A counterexample found by a hunt. */
@@ -38,6 +39,10 @@ export interface FinishOptions {
   /** How the variant is named in the corpus entry and the replay command (a catalogue name or a file path). */
   readonly variantSpec: string;
   readonly primsFile?: string;
+  /** The lattice's source file when it came from a user file (as given, relative to the current directory). */
+  readonly latticeFile?: string;
+  /** The folder the entry will be saved in (by `saveFinding`): user files are recorded relative to it. */
+  readonly saveDir?: string;
   /** Run the minimiser (default true) with this budget (default 10 s). */
   readonly minimise?: boolean;
   readonly minimiseMs?: number;
@@ -61,12 +66,16 @@ export function describeFinding(
   opts: FinishOptions, variant: Variant, suite: LlmbdaSuite, ctx: LlmbdaCtx<unknown>, value: AnyCase<unknown>, f: Found,
   minimised?: ReportHeader['minimised'],
 ): Described {
+  // A saved entry names user files relative to itself, so the corpus replays from any directory.
+  const jsonPath = opts.saveDir === undefined ? undefined : join(opts.saveDir, `${findingName(variant.name, suite.name, ctx.lat.name, f.seed)}.json`);
+  const stored = (spec: string): string => (jsonPath !== undefined && isModuleFile(spec) ? pathFromEntry(spec, jsonPath) : spec);
   const entry = caseToEntry(ctx.lat, isPairCase(value) ? { kind: 'pair', value } : { kind: 'single', value }, {
-    variant: opts.variantSpec, suite: suite.name, seed: f.seed, path: f.path, reason: f.reason.split('\n')[0]!,
-    ...(opts.primsFile ? { prims: opts.primsFile } : {}),
+    variant: stored(opts.variantSpec), suite: suite.name, seed: f.seed, path: f.path, reason: f.reason.split('\n')[0]!,
+    ...(opts.primsFile ? { prims: stored(opts.primsFile) } : {}),
+    ...(opts.latticeFile ? { latticeFile: stored(opts.latticeFile) } : {}),
   });
   const replay = [
-    `npx llmbda hunt --variant ${opts.variantSpec} --suite ${suite.name} --lattice '${ctx.lat.name}' --seed ${f.seed} ${opts.budgetFlags ?? `--runs ${f.testsToFailure}`}${opts.primsFile ? ` --prims ${opts.primsFile}` : ''}`,
+    `npx llmbda hunt --variant ${opts.variantSpec} --suite ${suite.name} --lattice '${opts.latticeFile ?? ctx.lat.name}' --seed ${f.seed} ${opts.budgetFlags ?? `--runs ${f.testsToFailure}`}${opts.primsFile ? ` --prims ${opts.primsFile}` : ''}`,
   ];
   const header: ReportHeader = {
     variant: variant.name, variantDescription: variant.description, suite: suite.name, suiteTitle: suite.title, lattice: ctx.lat.name,

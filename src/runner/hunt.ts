@@ -42,6 +42,8 @@ export interface DriveOptions {
   readonly minShareMs?: number;
   /** The first failing case the moment it is found, then each smaller one shrinking reaches. */
   readonly onFailure?: (target: HuntTarget<never, never>, c: unknown, reason: string, at: { readonly testsToFailure: number; readonly timeToFailureMs: number }) => void;
+  /** Called after every case with the cases tried so far over all targets (progress lines). */
+  readonly onCase?: (tried: number) => void;
 }
 
 /** What a hunt searched, and its first counterexample or crash if any. */
@@ -69,7 +71,7 @@ export function drive<Case, Ctx>(targets: readonly HuntTarget<Case, Ctx>[], opts
       runs: opts.runs ?? 2_000_000_000,
       seed: opts.seed,
       ...(share !== undefined ? { timeoutMs: share } : {}),
-      onCase: () => { lastCaseAt = performance.now(); },
+      onCase: (n) => { lastCaseAt = performance.now(); opts.onCase?.(tried + n); },
       ...(opts.onFailure ? { onFailure: (c: Case, reason: string, n: number) => opts.onFailure!(target as HuntTarget<never, never>, c, reason, { testsToFailure: n, timeToFailureMs: lastCaseAt - t0 }) } : {}),
     });
     const ms = performance.now() - t0;

@@ -15,7 +15,7 @@ import { BEATS, HEARTBEAT_BYTES, SITE } from '../util/heartbeat.ts';
 export interface JobModule<J, R> {
   /** URL of a module exporting `runJob(job: J): Promise<R>` (its `.ts` source or compiled `.js`). */
   readonly url: URL;
-  readonly run: (job: J) => Promise<R>;
+  readonly run: (job: J, onCase?: (cases: number) => void) => Promise<R>;
 }
 
 export interface PoolOptions<J, R> {
@@ -35,6 +35,8 @@ export interface PoolOptions<J, R> {
    */
   readonly caseTimeoutMs?: number;
   readonly timedOut?: (job: J, why: string) => R;
+  /** Cases judged so far by a running job (sent by the workers at most every ~100 ms; progress lines). */
+  readonly onCase?: (job: J, cases: number) => void;
 }
 
 /** The worker count actually used: at least 1, at most the cores and the jobs. */
@@ -53,7 +55,8 @@ export async function runPool<J, R>(jobs: readonly J[], mod: JobModule<J, R>, op
   if (jobs.length === 0) return results;
   if (n === 1 && !opts.threads) {
     for (const { job, i } of order) {
-      results[i] = await mod.run(job);
+      const onCase = opts.onCase;
+      results[i] = await mod.run(job, onCase ? (c) => onCase(job, c) : undefined);
       opts.onDone?.(results[i]!, ++done, jobs.length);
     }
     return results;
@@ -63,7 +66,7 @@ export async function runPool<J, R>(jobs: readonly J[], mod: JobModule<J, R>, op
   const live = new Set<Worker>();
   const spawn = (): { w: Worker; beats: Int32Array; sites: Map<number, string> } => {
     const heartbeat = new SharedArrayBuffer(HEARTBEAT_BYTES);
-    const w = new Worker(entry, { workerData: { module: mod.url.href, heartbeat } });
+    const w = new Worker(entry, { workerData: { module: mod.url.href, heartbeat, progress: opts.onCase !== undefined } });
     const sites = new Map<number, string>();
     w.on('message', (m: { site?: number; where?: string }) => { if (m.site !== undefined) sites.set(m.site, m.where ?? '?'); });
     live.add(w);
@@ -77,8 +80,9 @@ export async function runPool<J, R>(jobs: readonly J[], mod: JobModule<J, R>, op
         if (!item) { resolve(); return; }
         let timer: NodeJS.Timeout | undefined;
         const { w, beats, sites } = cur;
-        const onMsg = (msg: { id?: number; result?: R; error?: string; user?: boolean }): void => {
+        const onMsg = (msg: { id?: number; result?: R; error?: string; user?: boolean; cases?: number }): void => {
           if (msg.id !== item.i) return;
+          if (msg.cases !== undefined) { opts.onCase?.(item.job, msg.cases); return; }
           w.off('message', onMsg);
           w.off('error', onErr);
           if (timer) clearInterval(timer);

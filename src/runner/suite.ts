@@ -95,6 +95,8 @@ interface VerdictCommon {
   readonly timeMs: number;
   /** Fraction of cases for which each statistic was true. */
   readonly stats: Readonly<Record<string, number>>;
+  /** Every thresholded counter: its count, estimate and one-sided confidence bound (see `judgeThreshold`). */
+  readonly nonVacuity?: readonly ThresholdJudgement[];
   /** Cases discarded as too expensive to judge (a `DiscardCase` was thrown, e.g. over the step budget). */
   readonly discarded: number;
 }
@@ -118,6 +120,59 @@ export type Verdict<Case> = VerdictCommon & (
       readonly userCode?: true;
     }
 );
+
+/**
+ * Non-vacuity is a statistical claim about the generator ("at least a fraction t of cases have this
+ * property"), judged on a sample. A point estimate below t is not evidence enough: at 75 cases a
+ * counter whose true rate is 0.12 reads under 0.1 about a third of the time. A counter is judged
+ * **vacuous** only when the one-sided Wilson score upper bound at confidence 1 − α is below its
+ * threshold, and at least `MIN_CASES` cases were judged; with fewer cases it is not judged at all.
+ * α = 0.001 per counter (z = 3.0902): over a full `llmbda check` (≈ 100 counters) a generator that
+ * really meets every threshold is reported vacuous by chance less than 1 time in 10.
+ */
+export const NON_VACUITY_ALPHA = 0.001;
+/** The standard normal quantile z with P(Z > z) = NON_VACUITY_ALPHA. */
+export const NON_VACUITY_Z = 3.090232306167813;
+/** Fewer judged cases than this: no non-vacuity verdict (the bound would be too wide to say anything). */
+export const MIN_CASES = 20;
+
+/** The two-sided Wilson score interval of k successes in n trials at normal quantile z (each side one-sided at that z). */
+export function wilsonInterval(k: number, n: number, z: number = NON_VACUITY_Z): { readonly lower: number; readonly upper: number } {
+  if (n === 0) return { lower: 0, upper: 1 };
+  const p = k / n;
+  const z2 = z * z;
+  const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
+  const half = (z / (1 + z2 / n)) * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
+  return { lower: Math.max(0, centre - half), upper: Math.min(1, centre + half) };
+}
+
+/** One thresholded counter of a run, judged. */
+export interface ThresholdJudgement {
+  readonly counter: string;
+  /** Cases where the counter was true, out of `cases` judged. */
+  readonly count: number;
+  readonly cases: number;
+  readonly threshold: number;
+  /** count / cases (0 when no case). */
+  readonly estimate: number;
+  /** The Wilson interval at z = NON_VACUITY_Z (the upper end is what is compared with the threshold). */
+  readonly lower: number;
+  readonly upper: number;
+  /** `met`: the upper bound reaches the threshold; `vacuous`: the data show the rate is below it; `too-few`: under MIN_CASES cases. */
+  readonly status: 'met' | 'vacuous' | 'too-few';
+}
+
+/** Judge one threshold on a count. */
+export function judgeThreshold(counter: string, count: number, cases: number, threshold: number): ThresholdJudgement {
+  const { lower, upper } = wilsonInterval(count, cases);
+  const status = cases < MIN_CASES ? 'too-few' : upper < threshold ? 'vacuous' : 'met';
+  return { counter, count, cases, threshold, estimate: cases === 0 ? 0 : count / cases, lower, upper, status };
+}
+
+/** A vacuous counter as one line: `other risk (same target): 6/75 = 0.080 (99.9% upper bound 0.094) < 0.1`. */
+export function showThreshold(j: ThresholdJudgement): string {
+  return `${j.counter}: ${j.count}/${j.cases} = ${j.estimate.toFixed(3)} (interval ${j.lower.toFixed(3)}–${j.upper.toFixed(3)}, upper bound at α ${NON_VACUITY_ALPHA}) < ${j.threshold}`;
+}
 
 /** Run a suite in a context. Pure with respect to `seed`: same seed, same cases, same verdict. */
 export function runSuite<Case, Ctx>(
@@ -195,18 +250,14 @@ export function runSuite<Case, Ctx>(
     return { suite: suite.name, title: suite.title, status: 'error', ok: false, runs: seen, seed, timeMs, stats: {}, vacuous: [], discarded, error: userFailure, userCode: true };
   }
   if (error !== undefined) {
-    return { suite: suite.name, title: suite.title, status: 'error', ok: false, runs: seen, seed, timeMs, stats: {}, vacuous: [], discarded, error };
+    return { suite: suite.name, title: suite.title, status: 'error', ok: false, runs: seen, seed, timeMs, stats: {}, nonVacuity: [], vacuous: [], discarded, error };
   }
   const statCases = seen;
   const stats: Record<string, number> = {};
   for (const [k, n] of Object.entries(counts)) stats[k] = statCases === 0 ? 0 : n / statCases;
-  const vacuous: string[] =
-    details.failed || !suite.thresholds
-      ? []
-      : Object.entries(suite.thresholds)
-          .filter(([k, t]) => (stats[k] ?? 0) < t)
-          .map(([k, t]) => `${k}: ${(stats[k] ?? 0).toFixed(3)} < ${t}`);
-  const base = { suite: suite.name, title: suite.title, runs: details.numRuns, seed, timeMs, stats, discarded };
+  const nonVacuity = Object.entries(suite.thresholds ?? {}).map(([k, t]) => judgeThreshold(k, counts[k] ?? 0, statCases, t));
+  const vacuous: string[] = details.failed ? [] : nonVacuity.filter((j) => j.status === 'vacuous').map(showThreshold);
+  const base = { suite: suite.name, title: suite.title, runs: details.numRuns, seed, timeMs, stats, nonVacuity, discarded };
   if (details.failed && details.counterexample) {
     const value = details.counterexample[0];
     const thrown = details.errorInstance;
