@@ -14,7 +14,7 @@ import type { LlmbdaCtx, LlmbdaSuite } from '../llmbda/context.ts';
 import type { PrimTable } from '../semantics/model.ts';
 import type { Variant } from '../variants/variant.ts';
 import { UserError } from '../util/absurd.ts';
-import { variantCtx, referenceCtxWith, loadVariant, type PrimExtension } from '../llmbda/variant-ctx.ts';
+import { variantCtx, referenceCtxWith, loadVariant, suiteRefusal, type PrimExtension } from '../llmbda/variant-ctx.ts';
 import { entryCase, entryFilePath, loadEntry, type CorpusEntry, type ExpectedOutcome } from '../llmbda/corpus.ts';
 import { injectPrimCalls, loadPrimsFile, primContract } from '../llmbda/prims.ts';
 import { finishFinding, type Finding } from '../llmbda/hunt.ts';
@@ -64,6 +64,8 @@ export interface HuntResult {
   readonly finding?: Finding;
   /** With extra primitives: a case where one breaks the primEval contract (checked before the suites). */
   readonly contractViolation?: { readonly reason: string; readonly pretty: string; readonly seed: number; readonly path: string };
+  /** Suites `all` left out because they cannot judge this variant (see `suiteRefusal`), with why. */
+  readonly skipped: readonly { readonly suite: string; readonly reason: string }[];
   /** The human-readable report (a clean bill when nothing was found). */
   readonly report: string;
 }
@@ -96,8 +98,12 @@ export async function hunt(opts: HuntOptions): Promise<HuntResult> {
   const prims = opts.prims ?? (opts.primsFile ? await loadPrimsFile(opts.primsFile) : undefined);
   const ext: PrimExtension | undefined = prims ? { prims } : undefined;
   // Theorem 3 compares against peval, which reads the model's own primitive table, not the extension.
-  const suites = huntSuites(variant, opts.suite).filter((x) => !(prims && x.name === 'theorem3'));
-  if (suites.length === 0) throw new UserError('theorem3 cannot check added primitives: peval, its independent interpreter, only knows the model\'s own table');
+  const wanted = huntSuites(variant, opts.suite).filter((x) => !(prims && x.name === 'theorem3'));
+  if (wanted.length === 0) throw new UserError('theorem3 cannot check added primitives: peval, its independent interpreter, only knows the model\'s own table');
+  // A suite that cannot judge this variant is refused when named, and left out (and said so) under `all`.
+  const skipped = wanted.flatMap((s) => { const reason = suiteRefusal(s, variant); return reason ? [{ suite: s.name, reason }] : []; });
+  if (skipped.length > 0 && opts.suite !== 'all') throw new UserError(skipped[0]!.reason);
+  const suites = wanted.filter((s) => !skipped.some((k) => k.suite === s.name));
   const lattices: AnyLattice[] = [];
   for (const l of huntLattices(variant, opts.lattices)) lattices.push(await latticeOf(l));
   const seed = opts.seed ?? defaultSeed();
@@ -123,7 +129,7 @@ export async function hunt(opts: HuntOptions): Promise<HuntResult> {
         `Seed ${seed}, path ${cx.path}`,
         `Replay: npx llmbda hunt --variant ${variantSpec} --prims ${opts.primsFile ?? '<table>'} --seed ${seed}`,
       ].join('\n');
-      return { found: true, variant: variant.name, tried, timeMs: performance.now() - started, seed, searched, contractViolation: { reason: cx.reason, pretty: cx.pretty, seed, path: cx.path }, report };
+      return { found: true, variant: variant.name, tried, timeMs: performance.now() - started, seed, searched, skipped, contractViolation: { reason: cx.reason, pretty: cx.pretty, seed, path: cx.path }, report };
     }
   }
   const left = Math.max(0, budget - (performance.now() - started));
@@ -140,16 +146,17 @@ export async function hunt(opts: HuntOptions): Promise<HuntResult> {
       { suite: target.suite.name, lattice: target.label, seed, path: cx.path, testsToFailure: cx.testsToFailure,
         timeToFailureMs: d.hit.timeToFailureMs, shrinks: cx.shrinks, shrinkMs: d.hit.shrinkMs, reason: cx.reason },
     );
-    return { found: true, variant: variant.name, tried, timeMs: performance.now() - started, seed, searched, finding, report };
+    return { found: true, variant: variant.name, tried, timeMs: performance.now() - started, seed, searched, skipped, finding, report };
   }
   const timeMs = performance.now() - started;
   const report = [
     `No counterexample: variant ${variant.name} survived ${tried} generated case${tried === 1 ? '' : 's'} in ${(timeMs / 1000).toFixed(1)} s (seed ${seed}).`,
     ...searched.map((s) => `  ${s.suite.padEnd(16)} ${s.lattice.padEnd(12)} ${String(s.cases).padStart(7)} cases  ${(s.ms / 1000).toFixed(1)} s`),
     `  variant: ${variant.description}`,
+    ...skipped.map((s) => `  not run: ${s.reason}`),
     'A clean bill is evidence, not proof: run longer (--time) or with other seeds to raise confidence.',
   ].join('\n');
-  return { found: false, variant: variant.name, tried, timeMs, seed, searched, report };
+  return { found: false, variant: variant.name, tried, timeMs, seed, searched, skipped, report };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -186,6 +193,8 @@ export async function replay(file: string, opts: { readonly variant?: VariantSpe
   if (suite.caseKind !== entry.kind) {
     throw new UserError(`${file}: field "kind" is ${entry.kind}, but suite ${suite.name} judges ${entry.kind === 'single' ? 'pairs' : 'single runs'}`);
   }
+  const refused = suiteRefusal(suite, variant);
+  if (refused) throw new UserError(`${file}: ${refused}`);
   const loaded = entryCase(file, entry, lat);
   const one = (ctx: LlmbdaCtx<unknown>, name: string, expected: ExpectedOutcome): ReplayVerdict => {
     const j = judge(suite, ctx, loaded.value);

@@ -11,6 +11,8 @@ import { SHIPPED_LATTICES, resolveLattice } from '../lattice/registry.ts';
 import { PPMF_SUITES, PPMF_BRIDGE_SUITES, LLMBDA_SUITES, checkSuiteNames } from '../api/registry.ts';
 import { runPool } from '../runner/pool.ts';
 import { CHECK_JOBS, jobCost, type Job, type JobResult } from '../api/jobs.ts';
+import { resolveVariant } from '../variants/catalogue.ts';
+import { suiteRefusal } from '../llmbda/variant-ctx.ts';
 import { UserError } from '../util/absurd.ts';
 import { integer, positiveInt } from './common.ts';
 import { renderTable } from './table.ts';
@@ -54,7 +56,17 @@ export function registerCheck(program: Command, result: CommandResult): void {
       const base = { runs: opts.runs, seed, ...(opts.variant ? { variant: opts.variant } : {}) };
       for (const l of lattices) if (wanted('lattice-laws') && (!opts.variant || opts.suite)) jobs.push({ ...base, suite: 'lattice-laws', lattice: l });
       if (wanted('distributions') && userLattices.length === 0 && !opts.variant) jobs.push({ ...base, suite: 'distributions', lattice: '-' });
-      for (const s of LLMBDA_SUITES) if (wanted(s.name)) for (const l of lattices) jobs.push({ ...base, suite: s.name, lattice: l });
+      // A suite that cannot judge the variant (it needs a ⇓♯ or a peval the variant lacks) is refused when
+      // named, and left out, with a note, otherwise: never a verdict against another semantics' side.
+      const variant = opts.variant ? await resolveVariant(opts.variant) : undefined;
+      const notRun: string[] = [];
+      for (const s of LLMBDA_SUITES) {
+        if (!wanted(s.name)) continue;
+        const refused = variant ? suiteRefusal(s, variant) : undefined;
+        if (refused && opts.suite) throw new UserError(refused);
+        if (refused) { notRun.push(refused); continue; }
+        for (const l of lattices) jobs.push({ ...base, suite: s.name, lattice: l });
+      }
       // The memory firewall's suites run once, on the PPMF system (not per lattice), in the default check.
       if (userLattices.length === 0 && !opts.variant) for (const s of PPMF_SUITES) if (wanted(s.name) && (opts.suite || !opts.lattice)) jobs.push({ ...base, suite: s.name, lattice: '-' });
       // The bridge suites are LLMbda programs on the ppmf lattice: run them in the default check and under --variant.
@@ -80,10 +92,11 @@ export function registerCheck(program: Command, result: CommandResult): void {
       const allOk = results.every((r) => r.status === 'holds') && brokenUser.size === 0;
       result.exitCode = allOk ? 0 : 1;
       if (opts.json) {
-        process.stdout.write(`${JSON.stringify({ seed, runs: opts.runs, ok: allOk, results: results.map(({ counterexample, ...r }) => ({ ...r, ...(counterexample ? { counterexample: { ...counterexample, value: undefined } } : {}) })) }, null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify({ seed, runs: opts.runs, ok: allOk, notRun, results: results.map(({ counterexample, ...r }) => ({ ...r, ...(counterexample ? { counterexample: { ...counterexample, value: undefined } } : {}) })) }, null, 2)}\n`);
         return;
       }
       process.stdout.write(`${renderVerdicts(results, seed, opts.variant)}\n`);
+      for (const n of notRun) process.stdout.write(`not run: ${n}\n`);
       for (const l of brokenUser) process.stdout.write(`${pc.red('✗')} ${l}: the lattice laws fail, so the theorem suites were not run on it.\n`);
     });
 }

@@ -73,7 +73,7 @@ export function registerHunt(program: Command, result: CommandResult): void {
           found: r.found, variant: r.variant, seed: r.seed, tried: r.tried, timeMs: Math.round(r.timeMs), searched: r.searched,
           ...(f ? {
             suite: f.suite, lattice: f.lattice, path: f.path, testsToFailure: f.testsToFailure, timeToFailureMs: Math.round(f.timeToFailureMs),
-            shrinks: f.shrinks, shrunkSize: f.shrunkSize, size: f.size, reason: f.reason, saved: f.savedTo ?? null, case: f.entry,
+            leak: f.leak, shrinks: f.shrinks, shrunkSize: f.shrunkSize, size: f.size, reason: f.reason, saved: f.savedTo ?? null, case: f.entry,
           } : {}),
         }, null, 2)}\n`);
         return;

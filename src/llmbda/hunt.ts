@@ -8,7 +8,7 @@ import { judge } from '../runner/suite.ts';
 import { caseSize, minimise, type AnyCase } from './minimise.ts';
 import { isPairCase } from './variant-ctx.ts';
 import { caseToEntry, saveEntry, slug, type CorpusEntry } from './corpus.ts';
-import { pairReport, singleReport, type ReportHeader } from './report.ts';
+import { pairReport, pairShowsLeak, singleReport, type ReportHeader } from './report.ts';
 
 /** A counterexample found by a hunt. */
 export interface Finding {
@@ -22,6 +22,8 @@ export interface Finding {
   readonly shrinks: number;
   readonly shrinkMs: number;
   readonly reason: string;
+  /** The report's headline says LEAK FOUND: its evidence shows two related runs m tells apart (else a law failed). */
+  readonly leak: boolean;
   /** AST nodes of the programs: as fast-check left them, and after the minimiser. */
   readonly shrunkSize: number;
   readonly size: number;
@@ -32,7 +34,7 @@ export interface Finding {
 }
 
 /** What is known about a finding before minimising and saving it. */
-export type Found = Omit<Finding, 'shrunkSize' | 'size' | 'value' | 'entry' | 'savedTo'>;
+export type Found = Omit<Finding, 'shrunkSize' | 'size' | 'value' | 'entry' | 'savedTo' | 'leak'>;
 
 export interface FinishOptions {
   /** How the variant is named in the corpus entry and the replay command (a catalogue name or a file path). */
@@ -79,6 +81,7 @@ export function finishFinding(
     isPairCase(final) ? pairReport(ctx, final, header) : singleReport(ctx, final, header),
     ...(savedTo ? [`Saved: ${savedTo} (and ${savedTo.replace(/\.json$/, '.lam')})`] : []),
   ].join('\n');
-  const finding: Finding = { ...f, reason, shrunkSize, size: caseSize(final), value: final, entry, ...(savedTo ? { savedTo } : {}) };
+  const leak = isPairCase(final) && pairShowsLeak(ctx, final);
+  const finding: Finding = { ...f, reason, leak, shrunkSize, size: caseSize(final), value: final, entry, ...(savedTo ? { savedTo } : {}) };
   return { finding, report };
 }

@@ -42,6 +42,12 @@ export interface PropertySuite<Case, Ctx> {
    */
   stats?(c: Case, ctx: Ctx): Readonly<Record<string, boolean>>;
   readonly thresholds?: Readonly<Record<string, number>>;
+  /**
+   * What the suite needs besides the semantics under test (e.g. `skipping`: a skipping semantics for it;
+   * `peval`: an independent interpreter of it). An entry point refuses a suite whose needs it cannot meet,
+   * rather than judge the semantics against something that belongs to another one.
+   */
+  readonly needs?: readonly string[];
 }
 
 /** How to run a suite: case count, seed, replay path, examples tried first, a time limit, progress. */
