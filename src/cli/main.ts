@@ -11,6 +11,7 @@ import { registerRun } from './cmd-run.ts';
 import { registerCheck } from './cmd-check.ts';
 import { registerHunt } from './cmd-hunt.ts';
 import { registerPpmf } from './cmd-ppmf.ts';
+import { registerMutants } from './cmd-mutants.ts';
 
 /** This package's version, read from its package.json (found upwards from this file, source or dist). */
 export function packageVersion(): string {
@@ -42,6 +43,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   registerRun(program, result);
   registerHunt(program, result);
   registerPpmf(program);
+  registerMutants(program, result);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return result.exitCode;

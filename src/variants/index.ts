@@ -7,3 +7,4 @@ export * from '../semantics/rules.ts';
 export * from '../semantics/rules-types.ts';
 export type { Ev } from '../semantics/ev.ts';
 export * from '../semantics/decisions.ts';
+export * from './mutants.ts';
