@@ -72,7 +72,9 @@ export async function huntMutants(opts: MutantsOptions = {}): Promise<MutantRow[
       const f = r.finding;
       if (f) {
         const e = f.entry;
-        const where = e.kind === 'pair' ? `m=${e.observer ?? '?'} pc=${e.pc}` : `pc=${e.pc}`;
+        const convs = e.conversations.some((c) => c.messages.length > 0) || new Set(e.conversations.map((c) => c.label)).size > 1 || e.conversations.some((c) => c.label !== '[]')
+          ? ` C=${e.conversations.map((c) => `${c.label}:${JSON.stringify(c.messages)}`).join('|')}` : '';
+        const where = `${e.kind === 'pair' ? `m=${e.observer ?? '?'} ` : ''}pc=${e.pc}${convs}`;
         row = {
           mutant, cases, ms: performance.now() - t0,
           caught: { suite: f.suite, lattice: f.lattice, testsToFailure: f.testsToFailure, leak: f.leak, size: f.size, seed, counterexample: `${where}: ${e.programs.join('  |  ')}` },
