@@ -11,8 +11,13 @@ import { defaultSeed } from '../runner/seed.ts';
 import { hunt } from './hunt.ts';
 import type { LatticeSpec } from './resolve.ts';
 
-/** The suites a mutant is hunted with, in order: the leak theorems first, then the proof's lemmas. */
-export const MUTANT_SUITES = ['confinement', 'tipni', 'insulated-tipni', 'stripping', 'high-blindness', 'lemma13'] as const;
+/**
+ * The suites a mutant is hunted with, in order, and their share of the budget: Confinement and the two
+ * noninterference theorems first (three quarters), then the proof's lemmas on the derived ⇓♯.
+ */
+export const MUTANT_SUITES = [
+  ['confinement', 1], ['tipni', 1], ['insulated-tipni', 1], ['stripping', 1 / 3], ['high-blindness', 1 / 3], ['lemma13', 1 / 3],
+] as const;
 
 export interface MutantsOptions {
   /** Search budget per mutant in ms (default 10 s), shared by its suites. */
@@ -61,10 +66,11 @@ export async function huntMutants(opts: MutantsOptions = {}): Promise<MutantRow[
     const t0 = performance.now();
     let cases = 0;
     let row: MutantRow | undefined;
-    for (const [k, suite] of MUTANT_SUITES.entries()) {
+    for (const [k, [suite, weight]] of MUTANT_SUITES.entries()) {
       const left = Math.max(0, budget - (performance.now() - t0));
+      const rest = MUTANT_SUITES.slice(k).reduce((a, [, w]) => a + w, 0);
       const r = await hunt({
-        variant: mutant, suite, seed, timeMs: Math.max(50, left / (MUTANT_SUITES.length - k)),
+        variant: mutant, suite, seed, timeMs: Math.max(50, (left * weight) / rest),
         ...(opts.runs !== undefined ? { runs: opts.runs } : {}), ...(opts.lattices ? { lattices: opts.lattices } : {}),
         minimise: (opts.minimiseMs ?? 2000) > 0, minimiseMs: opts.minimiseMs ?? 2000,
       });
