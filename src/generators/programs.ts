@@ -178,8 +178,8 @@ export function rawProgramArb<L>(o: ProgramGenOptions<L>): fc.Arbitrary<Expr<L>>
       // indexing an element chosen by a high index: `.[i]` raises only the element's top label, so its own
       // elements stay low — the second index must join the array's label (index-drops-array-label leaks here)
       branches.push({
-        weight: 2,
-        arbitrary: fc.tuple(fc.constantFrom(...highs), e, e, indexish).map(([l, a, b, j]) => ({
+        weight: 1,
+        arbitrary: fc.tuple(fc.constantFrom(...highs), leaf, leaf, indexish).map(([l, a, b, j]) => ({
           kind: 'index', index: j,
           target: { kind: 'index', target: arr(arr(a, b), arr(b, a)), index: hole(l, ...differing(lat, lat.top, num(0), num(1))) },
         }) as Expr<L>),
