@@ -16,6 +16,7 @@ export const highBlindness: PropertySuite<PairCase<unknown>, LlmbdaCtx<unknown>>
   caseKind: 'pair',
   title: 'Lemma 12 (High-blindness): related inputs give equal ⟦·⟧♯ₘ for I-maximal m',
   arbitrary: skippingPairArb,
+  needs: ['skipping'],
   check: (c, ctx) => {
     const { e0, e1 } = evalPair(ctx, c, true);
     const w0 = observe(ctx.lat, c.obs, e0.finals);

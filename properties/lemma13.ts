@@ -13,6 +13,7 @@ export const lemma13: PropertySuite<PairCase<unknown>, LlmbdaCtx<unknown>> = {
   caseKind: 'pair',
   title: 'Lemma 13: the skipping denotation has mass ≤ 1',
   arbitrary: skippingPairArb,
+  needs: ['skipping'],
   check: (c, ctx) => {
     const { e0, e1 } = evalPair(ctx, c, true);
     for (const [i, e] of [e0, e1].entries()) if (Q.lt(Q.ONE, e.mass)) return fails(`run ${i}: ⟦·⟧♯ has mass ${Q.show(e.mass)} > 1`);

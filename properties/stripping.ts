@@ -22,6 +22,7 @@ export const stripping: PropertySuite<PairCase<unknown>, LlmbdaCtx<unknown>> = {
   caseKind: 'pair',
   title: 'Lemma 11 (Stripping): ⟦·⟧ₘ ≤ ⟦·⟧♯ₘ pointwise for I-maximal m',
   arbitrary: skippingPairArb,
+  needs: ['skipping'],
   check: (c, ctx) => {
     const ref = evalPair(ctx, c);
     const skip = evalPair(ctx, c, true);

@@ -23,6 +23,7 @@ function pevalOf(c: SingleCase<unknown>, ctx: LlmbdaCtx<unknown>) {
 export const theorem3: PropertySuite<SingleCase<unknown>, LlmbdaCtx<unknown>> = {
   name: 'theorem3',
   caseKind: 'single',
+  needs: ['peval'],
   title: 'Theorem 3 (Oracular correctness): peval under μ_M has exactly the distribution ⟦·⟧',
   arbitrary: (ctx) => singleArb({ lat: ctx.lat, endorse: true, profile: ctx.profile, ...(ctx.maxDepth ? { maxDepth: ctx.maxDepth } : {}) }),
   check: (c, ctx) => {

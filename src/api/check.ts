@@ -10,7 +10,8 @@ import type { PrimTable } from '../semantics/model.ts';
 import { runSuite, type Verdict } from '../runner/suite.ts';
 import { defaultSeed } from '../runner/seed.ts';
 import type { LlmbdaSuite } from '../llmbda/context.ts';
-import { variantCtx, REFERENCE_VARIANT } from '../llmbda/variant-ctx.ts';
+import { variantCtx, REFERENCE_VARIANT, suiteRefusal } from '../llmbda/variant-ctx.ts';
+import { UserError } from '../util/absurd.ts';
 import { checkLattice } from '../../properties/lattice-laws.ts';
 import { LLMBDA_SUITES } from './registry.ts';
 import { latticeOf, suiteOf, variantOf, type LatticeSpec, type SuiteSpec, type VariantSpec } from './resolve.ts';
@@ -43,6 +44,8 @@ export interface CheckResult {
   readonly ok: boolean;
   readonly seed: number;
   readonly verdicts: readonly CheckVerdict[];
+  /** Suites left out because they cannot judge this variant (only when no suites were named), with why. */
+  readonly skipped: readonly { readonly suite: string; readonly reason: string }[];
   readonly report: string;
 }
 
@@ -50,8 +53,11 @@ export interface CheckResult {
 export async function check(opts: CheckOptions = {}): Promise<CheckResult> {
   const seed = opts.seed ?? defaultSeed();
   const runs = opts.runs ?? 500;
-  const suites: LlmbdaSuite[] = (opts.suites ?? LLMBDA_SUITES).map(suiteOf);
   const variant = opts.variant !== undefined ? await variantOf(opts.variant) : REFERENCE_VARIANT;
+  const named: LlmbdaSuite[] = (opts.suites ?? LLMBDA_SUITES).map(suiteOf);
+  const skipped = named.flatMap((s) => { const reason = suiteRefusal(s, variant); return reason ? [{ suite: s.name, reason }] : []; });
+  if (skipped.length > 0 && opts.suites !== undefined) throw new UserError(skipped[0]!.reason);
+  const suites = named.filter((s) => !skipped.some((k) => k.suite === s.name));
   const lattices: AnyLattice[] = [];
   for (const l of opts.lattices ?? SHIPPED_LATTICES) lattices.push(await latticeOf(l));
   const verdicts: CheckVerdict[] = [];
@@ -75,6 +81,7 @@ export async function check(opts: CheckOptions = {}): Promise<CheckResult> {
     if (v.verdict.status === 'vacuous') lines.push(`      vacuous: ${v.verdict.vacuous.join('; ')}`);
     if (v.verdict.status === 'error') lines.push(`      error: ${v.verdict.error}`);
   }
+  for (const s of skipped) lines.push(`  not run: ${s.reason}`);
   lines.push(ok ? `all ${verdicts.length} verdicts hold` : `${verdicts.filter((v) => !v.verdict.ok).length} of ${verdicts.length} verdicts do not hold`);
-  return { ok, seed, verdicts, report: lines.join('\n') };
+  return { ok, seed, verdicts, skipped, report: lines.join('\n') };
 }

@@ -14,7 +14,7 @@ import type { LlmbdaCtx, LlmbdaSuite } from '../llmbda/context.ts';
 import type { PrimTable } from '../semantics/model.ts';
 import type { Variant } from '../variants/variant.ts';
 import { UserError } from '../util/absurd.ts';
-import { variantCtx, referenceCtxWith, loadVariant, type PrimExtension } from '../llmbda/variant-ctx.ts';
+import { variantCtx, referenceCtxWith, loadVariant, suiteRefusal, type PrimExtension } from '../llmbda/variant-ctx.ts';
 import { entryCase, entryFilePath, isModuleFile, loadEntry, saveFinding, type CorpusEntry, type ExpectedOutcome, type SaveOutcome } from '../llmbda/corpus.ts';
 import { injectPrimCalls, loadPrimsFile, primContract } from '../llmbda/prims.ts';
 import { describeFinding, finishFinding, type Described, type Finding, type Found } from '../llmbda/hunt.ts';
@@ -99,6 +99,8 @@ export interface HuntResult {
   readonly finding?: Finding;
   /** With extra primitives: a case where one breaks the primEval contract (checked before the suites). */
   readonly contractViolation?: { readonly reason: string; readonly pretty: string; readonly seed: number; readonly path: string };
+  /** Suites `all` left out because they cannot judge this variant (see `suiteRefusal`), with why. */
+  readonly skipped: readonly { readonly suite: string; readonly reason: string }[];
   /** The human-readable report (a clean bill when nothing was found). */
   readonly report: string;
 }
@@ -131,8 +133,12 @@ export async function hunt(opts: HuntOptions): Promise<HuntResult> {
   const prims = opts.prims ?? (opts.primsFile ? await loadPrimsFile(opts.primsFile) : undefined);
   const ext: PrimExtension | undefined = prims ? { prims } : undefined;
   // Theorem 3 compares against peval, which reads the model's own primitive table, not the extension.
-  const suites = huntSuites(variant, opts.suite).filter((x) => !(prims && x.name === 'theorem3'));
-  if (suites.length === 0) throw new UserError('theorem3 cannot check added primitives: peval, its independent interpreter, only knows the model\'s own table');
+  const wanted = huntSuites(variant, opts.suite).filter((x) => !(prims && x.name === 'theorem3'));
+  if (wanted.length === 0) throw new UserError('theorem3 cannot check added primitives: peval, its independent interpreter, only knows the model\'s own table');
+  // A suite that cannot judge this variant is refused when named, and left out (and said so) under `all`.
+  const skipped = wanted.flatMap((s) => { const reason = suiteRefusal(s, variant); return reason ? [{ suite: s.name, reason }] : []; });
+  if (skipped.length > 0 && opts.suite !== 'all') throw new UserError(skipped[0]!.reason);
+  const suites = wanted.filter((s) => !skipped.some((k) => k.suite === s.name));
   const lattices: AnyLattice[] = [];
   // The source file of each lattice given as a file: a saved entry records it, a replay line names it.
   const latticeFiles = new Map<AnyLattice, string>();
@@ -167,7 +173,7 @@ export async function hunt(opts: HuntOptions): Promise<HuntResult> {
         `Seed ${seed}, path ${cx.path}`,
         `Replay: npx llmbda hunt --variant ${variantSpec} --prims ${opts.primsFile ?? '<table>'} --seed ${seed}`,
       ].join('\n');
-      return { found: true, status: 'found', variant: variant.name, tried, timeMs: performance.now() - started, seed, searched, contractViolation: { reason: cx.reason, pretty: cx.pretty, seed, path: cx.path }, report };
+      return { found: true, status: 'found', variant: variant.name, tried, timeMs: performance.now() - started, seed, searched, skipped, contractViolation: { reason: cx.reason, pretty: cx.pretty, seed, path: cx.path }, report };
     }
   }
   const left = Math.max(0, budget - (performance.now() - started));
@@ -210,10 +216,10 @@ export async function hunt(opts: HuntOptions): Promise<HuntResult> {
     }
     const onImprove = progress ? (x: Described): void => progress({ kind: 'improved', suite: found.suite, lattice: found.lattice, size: x.size, entry: x.entry, report: x.report }) : undefined;
     const { finding, report } = finishFinding({ ...finishFor(target.ctx.lat), ...(onImprove ? { onImprove } : {}) }, variant, target.suite, target.ctx, cx.value as never, found);
-    if (opts.save === undefined) return { found: true, status: 'found', variant: variant.name, tried, timeMs: performance.now() - started, seed, searched, finding, report };
+    if (opts.save === undefined) return { found: true, status: 'found', variant: variant.name, tried, timeMs: performance.now() - started, seed, searched, skipped, finding, report };
     const saved = saveFinding(opts.save, finding.entry, target.ctx.lat);
     return {
-      found: true, status: 'found', variant: variant.name, tried, timeMs: performance.now() - started, seed, searched,
+      found: true, status: 'found', variant: variant.name, tried, timeMs: performance.now() - started, seed, searched, skipped,
       finding: { ...finding, savedTo: saved.file }, report: `${report}\n${describeSave(saved)}`,
     };
   }
@@ -226,11 +232,12 @@ export async function hunt(opts: HuntOptions): Promise<HuntResult> {
       : `No counterexample: variant ${variant.name} survived ${tried} generated case${tried === 1 ? '' : 's'} in ${(timeMs / 1000).toFixed(1)} s (seed ${seed}).`,
     ...searched.map((s) => `  ${s.suite.padEnd(16)} ${s.lattice.padEnd(12)} ${String(s.cases).padStart(7)} cases  ${(s.ms / 1000).toFixed(1)} s${short.includes(s) ? `   (fewer than the ${powerOf(s.suite)} a clean bill needs)` : ''}`),
     `  variant: ${variant.description}`,
+    ...skipped.map((s) => `  not run: ${s.reason}`),
     inconclusive
       ? `Run longer (--time) or give a case budget (--runs ${CLEAN_BILL_CASES} or more), e.g. npx llmbda hunt --variant ${variantSpec} --seed ${seed} --runs ${CLEAN_BILL_CASES}`
       : 'A clean bill is evidence, not proof: run longer (--time) or with other seeds to raise confidence.',
   ].join('\n');
-  return { found: false, status: inconclusive ? 'inconclusive' : 'clean', variant: variant.name, tried, timeMs, seed, searched, report };
+  return { found: false, status: inconclusive ? 'inconclusive' : 'clean', variant: variant.name, tried, timeMs, seed, searched, skipped, report };
 }
 
 /** Cases a clean bill needs on one (suite, lattice): the suite's stated power, else `CLEAN_BILL_CASES`. */
@@ -282,6 +289,8 @@ export async function replay(file: string, opts: { readonly variant?: VariantSpe
   if (suite.caseKind !== entry.kind) {
     throw new UserError(`${file}: field "kind" is ${entry.kind}, but suite ${suite.name} judges ${entry.kind === 'single' ? 'pairs' : 'single runs'}`);
   }
+  const refused = suiteRefusal(suite, variant);
+  if (refused) throw new UserError(`${file}: ${refused}`);
   const loaded = entryCase(file, entry, lat);
   const one = (ctx: LlmbdaCtx<unknown>, name: string, expected: ExpectedOutcome): ReplayVerdict => {
     const j = judge(suite, ctx, loaded.value);

@@ -10,6 +10,7 @@ import { checkDistributions } from '../../properties/distributions.ts';
 import { referenceCtx } from '../llmbda/context.ts';
 import { resolveVariant } from '../variants/catalogue.ts';
 import { variantSemantics, variantSkipping } from '../variants/variant.ts';
+import { suiteRefusal } from '../llmbda/variant-ctx.ts';
 import { UserError } from '../util/absurd.ts';
 import type { Profile } from '../generators/programs.ts';
 import { PPMF_SUITES, PPMF_BRIDGE_SUITES, llmbdaSuiteByName } from './registry.ts';
@@ -94,6 +95,8 @@ export async function runJob(job: Job, onCase?: (cases: number) => void): Promis
   const suite = llmbdaSuiteByName(job.suite);
   if (!suite) throw new UserError(`unknown suite ${JSON.stringify(job.suite)}`);
   const variant = job.variant ? await resolveVariant(job.variant) : undefined;
+  const refused = variant ? suiteRefusal(suite, variant) : undefined;
+  if (refused) throw new UserError(refused);
   const ctx = referenceCtx(lat, {
     ...(variant ? { semantics: variantSemantics(variant), skipping: variantSkipping(variant) } : {}),
     ...(job.profile ? { profile: job.profile } : {}),

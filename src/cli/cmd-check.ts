@@ -14,6 +14,8 @@ import { availableParallelism } from 'node:os';
 import { withInterrupts } from './interrupt.ts';
 import { CORPUS_DIR, scanCorpus, slug } from '../llmbda/corpus.ts';
 import { latticeByName } from '../lattice/registry.ts';
+import { resolveVariant } from '../variants/catalogue.ts';
+import { suiteRefusal } from '../llmbda/variant-ctx.ts';
 import { UserError } from '../util/absurd.ts';
 import { DEFAULT_CASE_TIMEOUT_MS, duration, positiveInt, seed32 } from './common.ts';
 import { NON_VACUITY_ALPHA, type ThresholdJudgement } from '../runner/suite.ts';
@@ -93,8 +95,15 @@ export function registerCheck(program: Command, result: CommandResult): void {
         .map(({ file }) => file);
       for (const l of lattices) if (wanted('lattice-laws') && (!opts.variant || opts.suite)) jobs.push({ ...base, suite: 'lattice-laws', lattice: l });
       if (wanted('distributions') && userLattices.length === 0 && !opts.variant) jobs.push({ ...base, suite: 'distributions', lattice: '-' });
+      // A suite that cannot judge the variant (it needs a ⇓♯ or a peval the variant lacks) is refused when
+      // named, and left out, with a note, otherwise: never a verdict against another semantics' side.
+      const variant = opts.variant ? await resolveVariant(opts.variant) : undefined;
+      const refusedSuites: string[] = [];
       for (const s of LLMBDA_SUITES) {
         if (!wanted(s.name)) continue;
+        const refused = variant ? suiteRefusal(s, variant) : undefined;
+        if (refused && opts.suite) throw new UserError(refused);
+        if (refused) { refusedSuites.push(refused); continue; }
         for (const l of lattices) {
           const corpus = corpusFor(s.name, l);
           jobs.push({ ...base, suite: s.name, lattice: l, ...(corpus.length ? { corpus } : {}) });
@@ -142,8 +151,9 @@ export function registerCheck(program: Command, result: CommandResult): void {
         return { results, brokenUser };
       });
       const regressions = results.flatMap((r) => (r.corpus ?? []).filter((c) => c.outcome !== c.expected));
-      const notRun = rest.filter((j) => brokenUser.has(j.lattice)).map((j) => ({ suite: j.suite, lattice: j.lattice, why: `not run: the lattice laws fail on ${j.lattice}` }));
-      const text = [renderVerdicts(results, seed, opts.variant), ...[...brokenUser].map((l) => `${pc.red('✗')} ${l}: the lattice laws fail, so the theorem suites were not run on it.`)].join('\n');
+      const notRun = [...rest.filter((j) => brokenUser.has(j.lattice)).map((j) => ({ suite: j.suite, lattice: j.lattice, why: `not run: the lattice laws fail on ${j.lattice}` })),
+        ...refusedSuites.map((why) => ({ suite: why.split(' ')[1] ?? '-', lattice: '-', why: `not run: ${why}` }))];
+      const text = [renderVerdicts(results, seed, opts.variant), ...refusedSuites.map((n) => `not run: ${n}`), ...[...brokenUser].map((l) => `${pc.red('✗')} ${l}: the lattice laws fail, so the theorem suites were not run on it.`)].join('\n');
       const doc = checkDocument(results, { seed, ...(opts.variant ? { variant: opts.variant } : {}), version: packageVersion(), timeMs: performance.now() - started, text: reporter === 'text' ? text : stripColour(text), notRun },
         (r) => stripColour(failureDetails(r, opts.variant).join('\n')), (r) => (r.counterexample ? [replayCommand(r, opts.variant)] : []), () => null);
       // Saved cases are replayed apart from the verdicts: a regression among them fails the check too.

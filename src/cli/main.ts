@@ -14,6 +14,7 @@ import { registerHunt } from './cmd-hunt.ts';
 import { registerPpmf } from './cmd-ppmf.ts';
 import { registerLeak } from './cmd-leak.ts';
 import { EXIT_CODES_HELP } from './exit-codes.ts';
+import { registerMutants } from './cmd-mutants.ts';
 
 /** This package's version, read from its package.json (found upwards from this file, source or dist). */
 export function packageVersion(): string {
@@ -51,6 +52,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   registerLeak(program);
   registerBanking(program, result);
   registerDiff(program, result);
+  registerMutants(program, result);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return result.exitCode;

@@ -193,9 +193,21 @@ export function rawProgramArb<L>(o: ProgramGenOptions<L>): fc.Arbitrary<Expr<L>>
     // a conversation effect under a raised pc (the no-sensitive-upgrade checks)
     branches.push({
       weight: w(2),
-      arbitrary: fc.tuple(labels, fc.constantFrom<Expr<L>>({ kind: 'clear' }, { kind: 'recv' }, { kind: 'send', arg: str('x') }), e)
-        .map(([l, eff, x]) => ({ kind: 'label', label: l, body: letIn(eff, x) }) as Expr<L>),
+      // (sometimes the effect's own result is the value: its label must be ⊒ the raised pc too)
+      arbitrary: fc.tuple(labels, fc.constantFrom<Expr<L>>({ kind: 'clear' }, { kind: 'recv' }, { kind: 'send', arg: str('x') }), e, fc.nat({ max: 3 }))
+        .map(([l, eff, x, k]) => ({ kind: 'label', label: l, body: k === 0 ? eff : letIn(eff, x) }) as Expr<L>),
     });
+    if (highs.length > 0 && tuned) {
+      // indexing an element chosen by a high index: `.[i]` raises only the element's top label, so its own
+      // elements stay low — the second index must join the array's label (index-drops-array-label leaks here)
+      branches.push({
+        weight: 1,
+        arbitrary: fc.tuple(fc.constantFrom(...highs), leaf, leaf, indexish).map(([l, a, b, j]) => ({
+          kind: 'index', index: j,
+          target: { kind: 'index', target: arr(arr(a, b), arr(b, a)), index: hole(l, ...differing(lat, lat.top, num(0), num(1))) },
+        }) as Expr<L>),
+      });
+    }
     if (o.endorse) {
       branches.push({ weight: w(3), arbitrary: fc.tuple(labelExpr, e).map(([l, x]) => ({ kind: 'endorse', label: l, body: x }) as Expr<L>) });
     }

@@ -9,7 +9,7 @@ import { caseSize, minimise, type AnyCase } from './minimise.ts';
 import { isPairCase } from './variant-ctx.ts';
 import { join } from 'node:path';
 import { caseToEntry, findingName, isModuleFile, pathFromEntry, type CorpusEntry } from './corpus.ts';
-import { pairReport, singleReport, type ReportHeader } from './report.ts';
+import { pairReport, pairShowsLeak, singleReport, type ReportHeader } from './report.ts';
 
 /** A counterexample found by a hunt. */
 export interface Finding {
@@ -23,6 +23,8 @@ export interface Finding {
   readonly shrinks: number;
   readonly shrinkMs: number;
   readonly reason: string;
+  /** The report's headline says LEAK FOUND: its evidence shows two related runs m tells apart (else a law failed). */
+  readonly leak: boolean;
   /** AST nodes of the programs: as fast-check left them, and after the minimiser. */
   readonly shrunkSize: number;
   readonly size: number;
@@ -33,7 +35,7 @@ export interface Finding {
 }
 
 /** What is known about a finding before minimising and saving it. */
-export type Found = Omit<Finding, 'shrunkSize' | 'size' | 'value' | 'entry' | 'savedTo'>;
+export type Found = Omit<Finding, 'shrunkSize' | 'size' | 'value' | 'entry' | 'savedTo' | 'leak'>;
 
 export interface FinishOptions {
   /** How the variant is named in the corpus entry and the replay command (a catalogue name or a file path). */
@@ -111,6 +113,7 @@ export function finishFinding(
     if (j.ok === false) reason = j.reason;
   }
   const d = describeFinding(opts, variant, suite, ctx, final, { ...f, reason }, minimised);
-  const finding: Finding = { ...f, reason, shrunkSize, size: d.size, value: final, entry: d.entry };
+  const leak = isPairCase(final) && pairShowsLeak(ctx, final);
+  const finding: Finding = { ...f, reason, leak, shrunkSize, size: d.size, value: final, entry: d.entry };
   return { finding, report: d.report };
 }

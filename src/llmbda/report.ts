@@ -20,7 +20,7 @@ import { runSide, runSingle } from './context.ts';
 import { failureKey } from '../semantics/config.ts';
 import type { Evaluation } from '../semantics/evaluate.ts';
 import { holeCount, showSkeleton } from '../generators/skeleton.ts';
-import { bar, renderObserved, type ObservedRow } from './observed.ts';
+import { bar, renderObserved, rowsMaxSum, type ObservedRow } from './observed.ts';
 export { bar, renderObserved, rowsMaxSum, type ObservedRow } from './observed.ts';
 
 /** A final configuration as its observer sees it: high labelled parts and a high conversation shown as `•`. */
@@ -84,6 +84,11 @@ export interface ReportHeader {
   readonly replay: readonly string[];
 }
 
+/** Does the report of this pair case show a leak (its observation table has `Σ max > 1`)? */
+export function pairShowsLeak<L>(ctx: LlmbdaCtx<L>, c: PairCase<L>): boolean {
+  return headline(observedRows(ctx.lat, c.obs, runSide(ctx, c, 0).finals, runSide(ctx, c, 1).finals)).leak;
+}
+
 /** The full report for a failing pair case (evaluated again here under `ctx`, the variant's context). */
 export function pairReport<L>(ctx: LlmbdaCtx<L>, c: PairCase<L>, h: ReportHeader): string {
   const { lat } = ctx;
@@ -91,8 +96,9 @@ export function pairReport<L>(ctx: LlmbdaCtx<L>, c: PairCase<L>, h: ReportHeader
   const p0 = prettyPrint(programOf(c, 0), lat, { multiline: true });
   const p1 = prettyPrint(programOf(c, 1), lat, { multiline: true });
   const cv0 = conversationOf(c, 0), cv1 = conversationOf(c, 1);
+  const rows = observedRows(lat, c.obs, e0.finals, e1.finals);
   const lines = [
-    ...headerLines(h),
+    ...headerLines(h, headline(rows)),
     '',
     `Lattice ${lat.name}; observer m = ${lat.show(c.obs)} (it sees labels ⊑ ${lat.show(c.obs)}); pc = ${lat.show(c.pc)}; fuel ${c.fuel}`,
     `Model: ${showModelSpec(c.model)}`,
@@ -106,7 +112,7 @@ export function pairReport<L>(ctx: LlmbdaCtx<L>, c: PairCase<L>, h: ReportHeader
     sideBySide(p0, p1),
     '',
     `What m = ${lat.show(c.obs)} observes under ${h.variant} (exact ∼m-class probabilities):`,
-    renderObserved(observedRows(lat, c.obs, e0.finals, e1.finals)),
+    renderObserved(rows),
   ];
   const missing = [...missingLines(e0, 'run 0'), ...missingLines(e1, 'run 1')];
   if (missing.length > 0) lines.push('Missing mass:', ...missing);
@@ -121,7 +127,7 @@ export function singleReport<L>(ctx: LlmbdaCtx<L>, c: SingleCase<L>, h: ReportHe
   const { lat } = ctx;
   const e = runSingle(ctx, c);
   const lines = [
-    ...headerLines(h),
+    ...headerLines(h, { leak: false, why: 'one run of one program: a broken law, not by itself a leak' }),
     '',
     `Lattice ${lat.name}; pc = ${lat.show(c.pc)}; fuel ${c.fuel}`,
     `Model: ${showModelSpec(c.model)}`,
@@ -140,7 +146,26 @@ export function singleReport<L>(ctx: LlmbdaCtx<L>, c: SingleCase<L>, h: ReportHe
   return lines.join('\n');
 }
 
-function headerLines(h: ReportHeader): string[] {
+/** What the headline may claim. */
+export interface Headline {
+  /** A leak: the evidence printed below shows two related runs that `m` tells apart. */
+  readonly leak: boolean;
+  /** Without a leak, what the failure is instead. */
+  readonly why?: string;
+}
+
+/**
+ * The headline of a pair report, computed from the observation table it prints: "leak" exactly when
+ * `Σ max > 1` there (m can tell the runs apart under the semantics under test); otherwise the suite's
+ * law failed (e.g. Stripping compares ⇓ with ⇓♯) and the report says so rather than cry leak.
+ */
+export function headline(rows: readonly ObservedRow[]): Headline {
+  return Q.lt(Q.ONE, rowsMaxSum(rows))
+    ? { leak: true }
+    : { leak: false, why: 'what m observes of the two runs (below) is compatible' };
+}
+
+function headerLines(h: ReportHeader, head: Headline): string[] {
   const found = [
     h.testsToFailure !== undefined ? `after ${h.testsToFailure} generated case${h.testsToFailure === 1 ? '' : 's'}` : undefined,
     h.timeToFailureMs !== undefined ? `in ${(h.timeToFailureMs / 1000).toFixed(2)} s` : undefined,
@@ -150,7 +175,9 @@ function headerLines(h: ReportHeader): string[] {
     h.minimised ? `the minimiser took it from ${h.minimised.before} to ${h.minimised.after} AST nodes in ${h.minimised.steps} step${h.minimised.steps === 1 ? '' : 's'}` : undefined,
   ].filter((x) => x !== undefined).join('; ');
   return [
-    `LEAK FOUND: ${h.suite} fails under variant ${h.variant} on ${h.lattice}${found ? ` ${found}` : ''}`,
+    head.leak
+      ? `LEAK FOUND: ${h.suite} fails under variant ${h.variant} on ${h.lattice}${found ? ` ${found}` : ''}`
+      : `PROPERTY FAILS (no leak shown): ${h.suite} fails under variant ${h.variant} on ${h.lattice}${found ? ` ${found}` : ''}; ${head.why ?? ''}`,
     `  variant: ${h.variantDescription}`,
     `  suite:   ${h.suiteTitle}`,
     ...(shrunk ? [`  ${shrunk}`] : []),

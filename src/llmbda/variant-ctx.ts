@@ -8,7 +8,7 @@ import type { PairCase, SingleCase } from '../generators/pairs.ts';
 import type { Semantics } from '../semantics/rules-types.ts';
 import type { PrimTable } from '../semantics/model.ts';
 import { resolveVariant } from '../variants/catalogue.ts';
-import { variantSemantics, variantSkipping, type Variant } from '../variants/variant.ts';
+import { deriveSkipping, skippingRefusal, variantSemantics, variantSkipping, type Variant } from '../variants/variant.ts';
 import { UserError } from '../util/absurd.ts';
 import { withPrims } from './prims.ts';
 
@@ -45,6 +45,23 @@ export function variantCtx<L>(lat: Lattice<L>, v: Variant, ext?: PrimExtension):
 /** The reference context, with the same primitive extension as a variant context (for replays). */
 export function referenceCtxWith<L>(lat: Lattice<L>, ext?: PrimExtension): LlmbdaCtx<L> {
   return variantCtx(lat, REFERENCE_VARIANT, ext);
+}
+
+/**
+ * Why a suite cannot judge a variant, or `undefined` when it can: a suite that needs ⇓♯ refuses a variant
+ * whose ⇓♯ cannot be derived (see `deriveSkipping`), and Theorem 3 (⟦·⟧ against `peval`, an independent
+ * interpreter of the *reference* rules) refuses any variant that changes a rule. Never a false alarm.
+ */
+export function suiteRefusal(suite: { readonly name: string; readonly needs?: readonly string[] }, v: Variant): string | undefined {
+  const needs = suite.needs ?? [];
+  if (needs.includes('skipping')) {
+    const { missing } = deriveSkipping(v);
+    if (missing.length > 0) return skippingRefusal(suite.name, v, missing);
+  }
+  if (needs.includes('peval') && (Object.keys(v.rules).length > 0 || v.decisions !== undefined)) {
+    return `suite ${suite.name} compares ⟦·⟧ with peval, an independent interpreter of the reference rules; it has no peval for ${v.name}, so it cannot judge a variant`;
+  }
+  return undefined;
 }
 
 /** A pair case (two runs) rather than a single case. */

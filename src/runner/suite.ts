@@ -49,6 +49,12 @@ export interface PropertySuite<Case, Ctx> {
    * variant clean (fewer is "inconclusive"). Default: the hunt's `CLEAN_BILL_CASES`.
    */
   readonly power?: number;
+  /**
+   * What the suite needs besides the semantics under test (e.g. `skipping`: a skipping semantics for it;
+   * `peval`: an independent interpreter of it). An entry point refuses a suite whose needs it cannot meet,
+   * rather than judge the semantics against something that belongs to another one.
+   */
+  readonly needs?: readonly string[];
 }
 
 /** How to run a suite: case count, seed, replay path, examples tried first, a time limit, progress. */

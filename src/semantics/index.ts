@@ -14,3 +14,4 @@ export * from './rules.ts';
 export * from './serialise.ts';
 export * from './values.ts';
 export * from './models/index.ts';
+export * from './decisions.ts';

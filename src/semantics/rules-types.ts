@@ -11,6 +11,7 @@ import type {
 } from '../syntax/ast.ts';
 import type { Ev } from './ev.ts';
 import type { Conv, ODist } from './odist.ts';
+import type { Decisions } from './decisions.ts';
 
 
 /** One entry per paper rule. */
@@ -51,5 +52,7 @@ export interface Semantics {
   readonly description: string;
   readonly rules: RuleTable;
   readonly entry?: EntryHook;
+  /** The label decisions the reference rule functions read (default: the reference's, see decisions.ts). */
+  readonly decisions?: Decisions;
 }
 

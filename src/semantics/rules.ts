@@ -2,6 +2,9 @@
  * The reference semantics of LLMbda (spec §3): one helper per paper rule, named after it, with the
  * rule itself in a comment above. `REFERENCE` is the rule table; variants replace entries by name.
  *
+ * The label choices (side conditions, premise pcs, result labels) are read from `decisionsOf(ev)`, the
+ * data of decisions.ts (the reference's unless a generated mutant replaces one); `joinOf` computes them.
+ *
  * Conventions: `fuel` is the premises' fuel; a premise that fails (stuck, out of fuel) propagates as a
  * failure outcome through `ev.then`; a side condition that fails is `ev.stuck(rule, reason)`.
  */
@@ -12,6 +15,7 @@ import { ODist, type Conv } from './odist.ts';
 import type { RuleTable, Semantics } from './rules-types.ts';
 import { pairOf, integrityOf, confidentialityOf } from '../lattice/lattice.ts';
 import { describeValue } from './values.ts';
+import { decisionsOf, joinOf } from './decisions.ts';
 
 /** Var: not a paper rule — a free variable has no derivation. */
 export function ruleVar<L>(ev: Ev<L>, _pc: L, _conv: Conv<L>, e: { readonly name: string }): ODist<L> {
@@ -20,7 +24,7 @@ export function ruleVar<L>(ev: Ev<L>, _pc: L, _conv: Conv<L>, e: { readonly name
 
 /** Lam:  pc ⊢ C, λx.e ⇓ C, pc:λx.e */
 export function ruleLam<L>(ev: Ev<L>, pc: L, conv: Conv<L>, e: Expr<L> & { kind: 'lam' }): ODist<L> {
-  return ev.ret(conv, ev.value(pc, e));
+  return ev.ret(conv, ev.value(joinOf(ev, decisionsOf(ev).Lam.result, { pc }), e));
 }
 
 /**
@@ -29,14 +33,14 @@ export function ruleLam<L>(ev: Ev<L>, pc: L, conv: Conv<L>, e: Expr<L> & { kind:
  */
 export function ruleApp<L>(ev: Ev<L>, pc: L, conv: Conv<L>, e: Expr<L> & { kind: 'app' }, fuel: number): ODist<L> {
   return ev.then(ev.eval(pc, conv, e.fn, fuel), (c1, f) =>
-    ev.then(ev.eval(pc, c1, e.arg, fuel), (c2, v2) => appBody(ev, c2, f, v2, fuel)),
+    ev.then(ev.eval(pc, c1, e.arg, fuel), (c2, v2) => appBody(ev, c2, f, v2, fuel, pc)),
   );
 }
 
-/** App's last premise: `l1 ⊢ C2, e3[x:=V2] ⇓ C3, V3` (stuck if `f` is not a function). */
-export function appBody<L>(ev: Ev<L>, c2: Conv<L>, f: Value<L>, v2: Value<L>, fuel: number): ODist<L> {
+/** App's last premise: `l1 ⊢ C2, e3[x:=V2] ⇓ C3, V3` (stuck if `f` is not a function); `pc` is App's own. */
+export function appBody<L>(ev: Ev<L>, c2: Conv<L>, f: Value<L>, v2: Value<L>, fuel: number, pc: L = f.label): ODist<L> {
   if (f.body.kind !== 'lam') return ev.stuck('App', `applying a non-function ${describeValue(ev, f)}`);
-  return ev.eval(f.label, c2, ev.subst(f.body.body, f.body.param, v2), fuel);
+  return ev.eval(joinOf(ev, decisionsOf(ev).App.body, { pc, l1: f.label }), c2, ev.subst(f.body.body, f.body.param, v2), fuel);
 }
 
 /**
@@ -49,9 +53,11 @@ export function ruleSend<L>(ev: Ev<L>, pc: L, conv: Conv<L>, e: Expr<L> & { kind
 
 /** Send after its premise: the `pc ⊑ lc` check and the append. */
 export function sendAfter<L>(ev: Ev<L>, pc: L, c1: Conv<L>, v: Value<L>): ODist<L> {
-  if (!ev.leq(pc, c1.label)) return ev.stuck('Send', `pc ${ev.show(pc)} does not flow to conversation label ${ev.show(c1.label)}`);
+  const D = decisionsOf(ev).Send;
+  if (D.nsu && !ev.leq(pc, c1.label)) return ev.stuck('Send', `pc ${ev.show(pc)} does not flow to conversation label ${ev.show(c1.label)}`);
   const { label: n, plain } = ev.flatten(v);
-  return ev.ret(ev.append(c1, ev.serialise(plain), ev.join(c1.label, n)), ev.unit(pc));
+  const at = { pc, lc: c1.label, n };
+  return ev.ret(ev.append(c1, ev.serialise(plain), joinOf(ev, D.conv, at)), ev.unit(joinOf(ev, D.result, at)));
 }
 
 /**
@@ -59,24 +65,32 @@ export function sendAfter<L>(ev: Ev<L>, pc: L, c1: Conv<L>, v: Value<L>): ODist<
  *        ⟹ pc ⊢ lc:c, recv ⇓ C', V ▷ p·w, r::s        (the response's code runs at pc = lc)
  */
 export function ruleRecv<L>(ev: Ev<L>, pc: L, conv: Conv<L>, _e: unknown, fuel: number): ODist<L> {
-  if (!ev.leq(pc, conv.label)) return ev.stuck('Recv', `pc ${ev.show(pc)} does not flow to conversation label ${ev.show(conv.label)}`);
-  return ev.sum(ev.responses(conv).map(([r, p]) => [p, ev.eval(conv.label, ev.append(conv, r, conv.label), ev.parse(r), fuel)] as const));
+  const D = decisionsOf(ev).Recv, at = { pc, lc: conv.label };
+  if (D.nsu && !ev.leq(pc, conv.label)) return ev.stuck('Recv', `pc ${ev.show(pc)} does not flow to conversation label ${ev.show(conv.label)}`);
+  return ev.sum(ev.responses(conv).map(([r, p]) => [p, ev.eval(joinOf(ev, D.body, at), ev.append(conv, r, joinOf(ev, D.conv, at)), ev.parse(r), fuel)] as const));
 }
 
 /** Fork:  pc ⊢ C, e ⇓ C', V  ⟹  pc ⊢ C, fork e ⇓ C, V        (conversation restored, label too) */
 export function ruleFork<L>(ev: Ev<L>, pc: L, conv: Conv<L>, e: Expr<L> & { kind: 'fork' }, fuel: number): ODist<L> {
-  return ev.then(ev.eval(pc, conv, e.body, fuel), (_c1, v) => ev.ret(conv, v));
+  return ev.then(ev.eval(pc, conv, e.body, fuel), (c1, v) => ev.ret(restored(ev, pc, conv, c1), v));
+}
+
+/** Fork's restored conversation: the old messages, labelled as decided (the old `lc` in the reference). */
+function restored<L>(ev: Ev<L>, pc: L, conv: Conv<L>, c1: Conv<L>): Conv<L> {
+  const j = decisionsOf(ev).Fork.conv;
+  return j.length === 1 && j[0] === 'lc' ? conv : { label: joinOf(ev, j, { pc, lc: conv.label, "lc'": c1.label }), msgs: conv.msgs };
 }
 
 /** Clear:  pc ⊑ lc  ⟹  pc ⊢ lc:c, clear ⇓ pc:ε, pc:{}          (resets the label to pc, not ⊥) */
 export function ruleClear<L>(ev: Ev<L>, pc: L, conv: Conv<L>): ODist<L> {
-  if (!ev.leq(pc, conv.label)) return ev.stuck('Clear', `pc ${ev.show(pc)} does not flow to conversation label ${ev.show(conv.label)}`);
-  return ev.ret({ label: pc, msgs: null }, ev.unit(pc));
+  const D = decisionsOf(ev).Clear, at = { pc, lc: conv.label };
+  if (D.nsu && !ev.leq(pc, conv.label)) return ev.stuck('Clear', `pc ${ev.show(pc)} does not flow to conversation label ${ev.show(conv.label)}`);
+  return ev.ret({ label: joinOf(ev, D.conv, at), msgs: null }, ev.unit(joinOf(ev, D.result, at)));
 }
 
 /** Labelled:  pc ⊔ l ⊢ C, e ⇓ C', V  ⟹  pc ⊢ C, l:e ⇓ C', V */
 export function ruleLabelled<L>(ev: Ev<L>, pc: L, conv: Conv<L>, e: Expr<L> & { kind: 'label' }, fuel: number): ODist<L> {
-  return ev.eval(ev.join(pc, e.label), conv, e.body, fuel);
+  return ev.eval(joinOf(ev, decisionsOf(ev).Labelled.body, { pc, l: e.label }), conv, e.body, fuel);
 }
 
 /** Decode the label operand of LabelFlow/LabelTest/LabelAssert/Endorse: `flatten(V1) = n:v1`, `toLabel(v1) = l`. */
@@ -98,7 +112,7 @@ export function ruleLabelFlow<L>(ev: Ev<L>, pc: L, conv: Conv<L>, e: Expr<L> & {
 export function labelFlowAfter<L>(ev: Ev<L>, pc: L, c1: Conv<L>, v1: Value<L>, e: Expr<L> & { kind: 'dynlabel' }, fuel: number): ODist<L> {
   const { n, l, text } = decodeLabel(ev, v1);
   if (l === undefined) return ev.stuck('LabelFlow', `${text} is not a label of ${ev.lat.name}`);
-  return ev.eval(ev.join(ev.join(pc, n), l), c1, e.body, fuel);
+  return ev.eval(joinOf(ev, decisionsOf(ev).LabelFlow.body, { pc, n, l }), c1, e.body, fuel);
 }
 
 /**
@@ -113,8 +127,9 @@ export function ruleLabelTest<L>(ev: Ev<L>, pc: L, conv: Conv<L>, e: Expr<L> & {
 export function labelTestAfter<L>(ev: Ev<L>, pc: L, c1: Conv<L>, v1: Value<L>, e: Expr<L> & { kind: 'test' }, fuel: number): ODist<L> {
   const { n, l, text } = decodeLabel(ev, v1);
   if (l === undefined) return ev.stuck('LabelTest', `${text} is not a label of ${ev.lat.name}`);
-  return ev.then(ev.eval(ev.join(pc, n), c1, e.body, fuel), (c2, v2) =>
-    ev.ret(c2, ev.value(ev.join(ev.join(pc, n), l), { kind: 'bool', value: ev.leq(v2.label, l) })),
+  const D = decisionsOf(ev).LabelTest, at = { pc, n, l };
+  return ev.then(ev.eval(joinOf(ev, D.body, at), c1, e.body, fuel), (c2, v2) =>
+    ev.ret(c2, ev.value(joinOf(ev, D.result, at), { kind: 'bool', value: ev.leq(v2.label, l) })),
   );
 }
 
@@ -125,11 +140,12 @@ export function labelTestAfter<L>(ev: Ev<L>, pc: L, c1: Conv<L>, v1: Value<L>, e
 export function ruleLabelAssert<L>(ev: Ev<L>, pc: L, conv: Conv<L>, e: Expr<L> & { kind: 'assert' }, fuel: number): ODist<L> {
   return ev.then(ev.eval(pc, conv, e.label, fuel), (c1, v1) => {
     const { n, l, text } = decodeLabel(ev, v1);
-    if (!ev.leq(n, pc)) return ev.stuck('LabelAssert', `the policy label's own label ${ev.show(n)} does not flow to pc ${ev.show(pc)}`);
+    const D = decisionsOf(ev).LabelAssert;
+    if (D.nCheck && !ev.leq(n, pc)) return ev.stuck('LabelAssert', `the policy label's own label ${ev.show(n)} does not flow to pc ${ev.show(pc)}`);
     if (l === undefined) return ev.stuck('LabelAssert', `${text} is not a label of ${ev.lat.name}`);
     return ev.then(ev.eval(pc, c1, e.body, fuel), (c2, v2) =>
-      ev.leq(v2.label, l)
-        ? ev.ret(c2, ev.unit(pc))
+      !D.policy || ev.leq(v2.label, l)
+        ? ev.ret(c2, ev.unit(joinOf(ev, D.result, { pc, n, l, l2: v2.label })))
         : ev.stuck('LabelAssert', `policy violation: ${ev.show(v2.label)} does not flow to ${ev.show(l)}`),
     );
   });
@@ -147,15 +163,16 @@ export function ruleEndorse<L>(ev: Ev<L>, pc: L, conv: Conv<L>, e: Expr<L> & { k
 export function endorseAfter<L>(ev: Ev<L>, pc: L, c1: Conv<L>, v1: Value<L>, e: Expr<L> & { kind: 'endorse' }, fuel: number): ODist<L> {
   const { n, l: l1, text } = decodeLabel(ev, v1);
   if (l1 === undefined) return ev.stuck('Endorse', `${text} is not a label of ${ev.lat.name}`);
-  return ev.then(ev.eval(ev.join(pc, n), c1, e.body, fuel), (c2, v2) => {
+  const D = decisionsOf(ev).Endorse;
+  return ev.then(ev.eval(joinOf(ev, D.body, { pc, n }), c1, e.body, fuel), (c2, v2) => {
     const endorsed = pairOf(ev.lat, integrityOf(ev.lat, l1), confidentialityOf(ev.lat, v2.label));
-    return ev.ret(c2, ev.value(ev.join(pc, endorsed), v2.body));
+    return ev.ret(c2, ev.value(joinOf(ev, D.result, { pc, n, endorsed }), v2.body));
   });
 }
 
 /** ScalarLit:  pc ⊢ C, k ⇓ C, pc:k */
 export function ruleScalarLit<L>(ev: Ev<L>, pc: L, conv: Conv<L>, e: Expr<L> & { kind: 'num' | 'str' | 'bool' | 'null' }): ODist<L> {
-  return ev.ret(conv, ev.value(pc, e));
+  return ev.ret(conv, ev.value(joinOf(ev, decisionsOf(ev).ScalarLit.result, { pc }), e));
 }
 
 /**
@@ -170,12 +187,12 @@ export function rulePrim<L>(ev: Ev<L>, pc: L, conv: Conv<L>, e: Expr<L> & { kind
 export function primAfter<L>(ev: Ev<L>, pc: L, c1: Conv<L>, v: Value<L>, e: Expr<L> & { kind: 'prim' }): ODist<L> {
   const r = ev.primEval(e.name, ev.strip(v));
   if (!r.ok) return ev.stuck('Prim', r.reason);
-  return ev.ret(c1, ev.value(ev.join(pc, ev.deepLabel(v)), ev.wrap(r.value)));
+  return ev.ret(c1, ev.value(joinOf(ev, decisionsOf(ev).Prim.result, { pc, deep: ev.deepLabel(v) }), ev.wrap(r.value)));
 }
 
 /** RecordNil:  pc ⊢ C, {} ⇓ C, pc:{} */
 export function ruleRecordNil<L>(ev: Ev<L>, pc: L, conv: Conv<L>): ODist<L> {
-  return ev.ret(conv, ev.unit(pc));
+  return ev.ret(conv, ev.unit(joinOf(ev, decisionsOf(ev).RecordNil.result, { pc })));
 }
 
 /**
@@ -216,18 +233,18 @@ function evalAll<L>(ev: Ev<L>, pc: L, conv: Conv<L>, es: readonly Expr<L>[], fue
 /** RecordCons:  fields evaluated left to right at pc; result pc:{s1:V1, …} */
 export function ruleRecordCons<L>(ev: Ev<L>, pc: L, conv: Conv<L>, e: Expr<L> & { kind: 'record' }, fuel: number): ODist<L> {
   return evalAll(ev, pc, conv, e.fields.map((f) => f.expr), fuel, (c, vs) =>
-    ev.ret(c, ev.value(pc, { kind: 'record', fields: vs.map((v, i): Field<Value<L>> => ({ name: e.fields[i]!.name, expr: v })) })),
+    ev.ret(c, ev.value(joinOf(ev, decisionsOf(ev).RecordCons.result, { pc }), { kind: 'record', fields: vs.map((v, i): Field<Value<L>> => ({ name: e.fields[i]!.name, expr: v })) })),
   );
 }
 
 /** ArrayNil:  pc ⊢ C, [] ⇓ C, pc:[] */
 export function ruleArrayNil<L>(ev: Ev<L>, pc: L, conv: Conv<L>): ODist<L> {
-  return ev.ret(conv, ev.value(pc, { kind: 'array', elems: [] }));
+  return ev.ret(conv, ev.value(joinOf(ev, decisionsOf(ev).ArrayNil.result, { pc }), { kind: 'array', elems: [] }));
 }
 
 /** ArrayCons:  elements evaluated left to right at pc; result pc:[V1, …] */
 export function ruleArrayCons<L>(ev: Ev<L>, pc: L, conv: Conv<L>, e: Expr<L> & { kind: 'array' }, fuel: number): ODist<L> {
-  return evalAll(ev, pc, conv, e.elems, fuel, (c, vs) => ev.ret(c, ev.value(pc, { kind: 'array', elems: vs })));
+  return evalAll(ev, pc, conv, e.elems, fuel, (c, vs) => ev.ret(c, ev.value(joinOf(ev, decisionsOf(ev).ArrayCons.result, { pc }), { kind: 'array', elems: vs })));
 }
 
 /**
@@ -235,15 +252,15 @@ export function ruleArrayCons<L>(ev: Ev<L>, pc: L, conv: Conv<L>, e: Expr<L> & {
  *               (first field named s wins; no such field: stuck)
  */
 export function ruleFieldAccess<L>(ev: Ev<L>, pc: L, conv: Conv<L>, e: Expr<L> & { kind: 'field' }, fuel: number): ODist<L> {
-  return ev.then(ev.eval(pc, conv, e.target, fuel), (c1, r) => fieldAfter(ev, c1, r, e));
+  return ev.then(ev.eval(pc, conv, e.target, fuel), (c1, r) => fieldAfter(ev, c1, r, e, pc));
 }
 
-/** FieldAccess after its premise: the lookup. */
-export function fieldAfter<L>(ev: Ev<L>, c1: Conv<L>, r: Value<L>, e: Expr<L> & { kind: 'field' }): ODist<L> {
+/** FieldAccess after its premise: the lookup (`pc` is FieldAccess's own). */
+export function fieldAfter<L>(ev: Ev<L>, c1: Conv<L>, r: Value<L>, e: Expr<L> & { kind: 'field' }, pc: L = r.label): ODist<L> {
   if (r.body.kind !== 'record') return ev.stuck('FieldAccess', `.${e.name} of a non-record ${describeValue(ev, r)}`);
   const f = r.body.fields.find((x) => x.name === e.name);
   if (!f) return ev.stuck('FieldAccess', `no field ${e.name} in ${describeValue(ev, r)}`);
-  return ev.ret(c1, ev.raise(r.label, f.expr));
+  return ev.ret(c1, ev.raise(joinOf(ev, decisionsOf(ev).FieldAccess.result, { pc, l1: r.label }), f.expr));
 }
 
 /**
@@ -256,7 +273,7 @@ export function ruleArrayIndex<L>(ev: Ev<L>, pc: L, conv: Conv<L>, e: Expr<L> & 
       if (a.body.kind !== 'array') return ev.stuck('ArrayIndex', `indexing a non-array ${describeValue(ev, a)}`);
       const k = arrayPosition(i.body, a.body.elems.length);
       if (k === undefined) return ev.stuck('ArrayIndex', `index ${describeValue(ev, i)} out of bounds for length ${a.body.elems.length}`);
-      return ev.ret(c2, ev.raise(ev.join(a.label, i.label), a.body.elems[k]!));
+      return ev.ret(c2, ev.raise(joinOf(ev, decisionsOf(ev).ArrayIndex.result, { pc, l1: a.label, l2: i.label }), a.body.elems[k]!));
     }),
   );
 }

@@ -1,7 +1,8 @@
 /**
  * The m-skipping semantics `⇓♯` (spec §7): the witness of the TIPNI proof. It is the reference rule
  * table with the skip behaviour added where the spec says — same shape, same fuel — and it reads the
- * observer `m` from `ev.observer`. It never samples, tests or decodes anything high (`⋢ m`), returning
+ * observer `m` from `ev.observer`. Outside the skips it runs the reference helpers, which read the label
+ * decisions of the running semantics (decisions.ts): a generated mutant's ⇓♯ follows the mutant. It never samples, tests or decodes anything high (`⋢ m`), returning
  * the dummy `{}` instead, so it cannot tell `∼m`-related inputs apart.
  */
 import type { Ev } from '../semantics/ev.ts';
@@ -12,6 +13,7 @@ import {
 } from '../semantics/rules.ts';
 import type { Expr, Value } from '../syntax/ast.ts';
 import { describeValue } from '../semantics/values.ts';
+import { decisionsOf, joinOf } from '../semantics/decisions.ts';
 
 /** The observer the skipping rules compare against. */
 function observer<L>(ev: Ev<L>): L {
@@ -30,7 +32,7 @@ export const skipAtEntry: EntryHook = (ev, pc, conv) => (high(ev, pc) ? ev.ret(c
 /** 2. App♯: e1 ⇓♯ C1, l1:v1; e2 ⇓♯ C2, V2 (always: its low effects are kept); l1 ⋢ m ⟹ C2, l1:{} (no function check). */
 export function skipApp<L>(ev: Ev<L>, pc: L, conv: Conv<L>, e: Expr<L> & { kind: 'app' }, fuel: number): ODist<L> {
   return ev.then(ev.eval(pc, conv, e.fn, fuel), (c1, f) =>
-    ev.then(ev.eval(pc, c1, e.arg, fuel), (c2, v2) => (high(ev, f.label) ? ev.ret(c2, ev.unit(f.label)) : appBody(ev, c2, f, v2, fuel))),
+    ev.then(ev.eval(pc, c1, e.arg, fuel), (c2, v2) => (high(ev, f.label) ? ev.ret(c2, ev.unit(f.label)) : appBody(ev, c2, f, v2, fuel, pc))),
   );
 }
 
@@ -78,11 +80,12 @@ function skipHighPolicy<L>(ev: Ev<L>, pc: L, c1: Conv<L>, v1: Value<L>): ODist<L
 export function skipLabelAssert<L>(ev: Ev<L>, pc: L, conv: Conv<L>, e: Expr<L> & { kind: 'assert' }, fuel: number): ODist<L> {
   return ev.then(ev.eval(pc, conv, e.label, fuel), (c1, v1) => {
     const { label: n, plain } = ev.flatten(v1);
-    if (!ev.leq(n, pc)) return ev.stuck('LabelAssert', `the policy label's own label ${ev.show(n)} does not flow to pc ${ev.show(pc)}`);
+    const D = decisionsOf(ev).LabelAssert;
+    if (D.nCheck && !ev.leq(n, pc)) return ev.stuck('LabelAssert', `the policy label's own label ${ev.show(n)} does not flow to pc ${ev.show(pc)}`);
     const l = ev.toLabel(plain);
     if (l === undefined) return ev.stuck('LabelAssert', `${describeValue(ev, v1)} is not a label of ${ev.lat.name}`);
     return ev.then(ev.eval(pc, c1, e.body, fuel), (c2, v2) => {
-      if (high(ev, v2.label) || ev.leq(v2.label, l)) return ev.ret(c2, ev.unit(pc));
+      if (high(ev, v2.label) || !D.policy || ev.leq(v2.label, l)) return ev.ret(c2, ev.unit(joinOf(ev, D.result, { pc, n, l, l2: v2.label })));
       return ev.stuck('LabelAssert', `policy violation: ${ev.show(v2.label)} does not flow to ${ev.show(l)}`);
     });
   });
@@ -98,7 +101,7 @@ export function skipPrim<L>(ev: Ev<L>, pc: L, conv: Conv<L>, e: Expr<L> & { kind
 
 /** 9a. FieldAccess♯: record label l1 ⋢ m ⟹ C1, l1:{} (no shape check). */
 export function skipFieldAccess<L>(ev: Ev<L>, pc: L, conv: Conv<L>, e: Expr<L> & { kind: 'field' }, fuel: number): ODist<L> {
-  return ev.then(ev.eval(pc, conv, e.target, fuel), (c1, r) => (high(ev, r.label) ? ev.ret(c1, ev.unit(r.label)) : fieldAfter(ev, c1, r, e)));
+  return ev.then(ev.eval(pc, conv, e.target, fuel), (c1, r) => (high(ev, r.label) ? ev.ret(c1, ev.unit(r.label)) : fieldAfter(ev, c1, r, e, pc)));
 }
 
 /**

@@ -6,3 +6,5 @@ export * from './variant.ts';
 export * from '../semantics/rules.ts';
 export * from '../semantics/rules-types.ts';
 export type { Ev } from '../semantics/ev.ts';
+export * from '../semantics/decisions.ts';
+export * from './mutants.ts';

@@ -1,0 +1,34 @@
+// Mutation testing of the rule code with StrykerJS (issue 17, part 2; docs/mutation.md).
+// Needs @stryker-mutator/core@9.6.1 and @stryker-mutator/vitest-runner@9.6.1 (dev dependencies).
+// Run: npm run mutation  →  reports/mutation/index.html (HTML) and reports/mutation/mutation.json.
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  packageManager: 'npm',
+  testRunner: 'vitest',
+  // The mutation run's own vitest config: the property suites at a small run count plus the rule tests.
+  vitest: { configFile: 'vitest.mutation.config.ts', related: false },
+  plugins: ['@stryker-mutator/vitest-runner'],
+  mutate: [
+    'src/semantics/rules.ts',
+    'src/semantics/decisions.ts',
+    // ev.ts: only the helpers the rules use (join/leq/value/raise/unit, deepLabel, strip, flatten, toLabel, wrap).
+    'src/semantics/ev.ts:136-172',
+    'src/skipping/**/*.ts',
+    'src/observe/**/*.ts',
+    'src/semantics/prims.ts',
+  ],
+  // Per-test coverage: each mutant meets only the tests that execute its code (the property suites reach
+  // every rule, so every mutant still meets them).
+  coverageAnalysis: 'perTest',
+  ignoreStatic: true,
+  reporters: ['html', 'json', 'clear-text', 'progress'],
+  htmlReporter: { fileName: 'reports/mutation/index.html' },
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  thresholds: { high: 90, low: 80, break: 90 },
+  // The machine is shared: two test processes, a generous timeout for the exact evaluator.
+  concurrency: 2,
+  timeoutMS: 60_000,
+  timeoutFactor: 2,
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: 'always',
+};
