@@ -33,6 +33,8 @@ const exhausted = (d: TargetDistribution<unknown>): boolean => d.missing.every((
 export const adapterTheorem3: PropertySuite<SingleCase<unknown>, LlmbdaCtx<unknown>> = {
   name: 'adapter-theorem3',
   caseKind: 'single',
+  // Like Theorem 3, a comparison with the reference interpreter: only a differential check under a variant.
+  needs: ['peval'],
   title: 'Theorem 3 through the target adapter: the reference as a target, enumerated, equals ⟦·⟧ exactly',
   arbitrary: (ctx) => singleArb({ lat: ctx.lat, endorse: true, subModels: true, profile: ctx.profile, ...(ctx.maxDepth ? { maxDepth: ctx.maxDepth } : {}) }),
   check: (c, ctx) => {

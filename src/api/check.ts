@@ -55,7 +55,7 @@ export async function check(opts: CheckOptions = {}): Promise<CheckResult> {
   const runs = opts.runs ?? 500;
   const variant = opts.variant !== undefined ? await variantOf(opts.variant) : REFERENCE_VARIANT;
   const named: LlmbdaSuite[] = (opts.suites ?? LLMBDA_SUITES).map(suiteOf);
-  const skipped = named.flatMap((s) => { const reason = suiteRefusal(s, variant); return reason ? [{ suite: s.name, reason }] : []; });
+  const skipped = named.flatMap((s) => { const reason = suiteRefusal(s, variant, { named: opts.suites !== undefined }); return reason ? [{ suite: s.name, reason }] : []; });
   if (skipped.length > 0 && opts.suites !== undefined) throw new UserError(skipped[0]!.reason);
   const suites = named.filter((s) => !skipped.some((k) => k.suite === s.name));
   const lattices: AnyLattice[] = [];

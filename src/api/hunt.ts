@@ -136,7 +136,7 @@ export async function hunt(opts: HuntOptions): Promise<HuntResult> {
   const wanted = huntSuites(variant, opts.suite).filter((x) => !(prims && x.name === 'theorem3'));
   if (wanted.length === 0) throw new UserError('theorem3 cannot check added primitives: peval, its independent interpreter, only knows the model\'s own table');
   // A suite that cannot judge this variant is refused when named, and left out (and said so) under `all`.
-  const skipped = wanted.flatMap((s) => { const reason = suiteRefusal(s, variant); return reason ? [{ suite: s.name, reason }] : []; });
+  const skipped = wanted.flatMap((s) => { const reason = suiteRefusal(s, variant, { named: opts.suite !== 'all' }); return reason ? [{ suite: s.name, reason }] : []; });
   if (skipped.length > 0 && opts.suite !== 'all') throw new UserError(skipped[0]!.reason);
   const suites = wanted.filter((s) => !skipped.some((k) => k.suite === s.name));
   const lattices: AnyLattice[] = [];
@@ -289,7 +289,7 @@ export async function replay(file: string, opts: { readonly variant?: VariantSpe
   if (suite.caseKind !== entry.kind) {
     throw new UserError(`${file}: field "kind" is ${entry.kind}, but suite ${suite.name} judges ${entry.kind === 'single' ? 'pairs' : 'single runs'}`);
   }
-  const refused = suiteRefusal(suite, variant);
+  const refused = suiteRefusal(suite, variant, { named: true });
   if (refused) throw new UserError(`${file}: ${refused}`);
   const loaded = entryCase(file, entry, lat);
   const one = (ctx: LlmbdaCtx<unknown>, name: string, expected: ExpectedOutcome): ReplayVerdict => {
