@@ -2,6 +2,8 @@
  * A one-line progress display on stderr, for a terminal only (never when piped, never with
  * `--no-progress`): cases judged, cases per second and the estimated time left, redrawn at most every
  * 100 ms. Writes to a TTY are synchronous, so a synchronous hunt can redraw from its per-case callback.
+ * The cursor is hidden while the line is shown and shown again by `stop`, at exit, and by the signal
+ * handler (cli/interrupt.ts `restoreTerminal`).
  */
 
 /** Seconds as `42s` or `3m05s`. */
@@ -37,13 +39,24 @@ export class ProgressLine {
     this.last = now;
     const text = progressText({ label: this.label, done, elapsedMs: now - this.started, ...o });
     const width = this.out.columns !== undefined && this.out.columns > 10 ? this.out.columns : 100;
+    if (!this.shown) {
+      // Hide the cursor while the line is redrawn; whatever ends the process shows it again.
+      this.out.write('\x1b[?25l');
+      process.once('exit', this.showCursor);
+    }
     this.out.write(`\r\x1b[K${[...text].slice(0, width - 1).join('')}`);
     this.shown = true;
   }
 
-  /** Erase the line. */
+  private readonly showCursor = (): void => { this.out.write('\x1b[?25h'); };
+
+  /** Erase the line and show the cursor again. */
   stop(): void {
-    if (this.shown) this.out.write('\r\x1b[K');
+    if (this.shown) {
+      this.out.write('\r\x1b[K');
+      this.showCursor();
+      process.off('exit', this.showCursor);
+    }
     this.shown = false;
   }
 }
