@@ -171,6 +171,7 @@ async function runHunt(flags: HuntFlags, reporter: Reporter): Promise<number> {
     ...(timeMs !== undefined ? { timeMs } : {}), ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
     ...(flags.runs !== undefined ? { runs: flags.runs } : {}), ...(flags.prims ? { primsFile: flags.prims } : {}),
     ...(flags.maxSteps !== undefined ? { maxSteps: flags.maxSteps } : {}),
+    ...(flags.out !== undefined ? { entryDir: flags.out } : {}),
   };
   let best: HuntProgress | undefined;
   let saved: SaveOutcome | undefined;
