@@ -56,6 +56,11 @@ export interface HuntOptions {
   /** Folder to save the counterexample in; nothing is written without it. */
   readonly save?: string;
   /**
+   * The folder the caller will save entries in itself (e.g. the CLI, outside the hunt's worker): user
+   * files are recorded relative to it, as with `save`, without the hunt writing anything.
+   */
+  readonly entryDir?: string;
+  /**
    * Progress, as it happens: the first failing case the moment it is found (`found`), then each
    * smaller one shrinking and minimising reach (`improved`), as a corpus entry and a report. A caller
    * (the CLI) shows and saves these, so an interrupted hunt keeps its best finding.
@@ -180,7 +185,7 @@ export async function hunt(opts: HuntOptions): Promise<HuntResult> {
   const finishOpts = {
     variantSpec, ...(opts.primsFile ? { primsFile: opts.primsFile } : {}), ...(opts.minimise !== undefined ? { minimise: opts.minimise } : {}),
     ...(opts.minimiseMs !== undefined ? { minimiseMs: opts.minimiseMs } : {}), ...(deterministic ? { minimiseChecks: DETERMINISTIC_MINIMISE_CHECKS } : {}),
-    ...(budgetFlags ? { budgetFlags } : {}), ...(opts.save !== undefined ? { saveDir: opts.save } : {}),
+    ...(budgetFlags ? { budgetFlags } : {}), ...(opts.save !== undefined ? { saveDir: opts.save } : opts.entryDir !== undefined ? { saveDir: opts.entryDir } : {}),
   };
   /** The finish options for a target: its lattice's source file when it came from a user file. */
   const finishFor = (lat: unknown) => (latticeFiles.has(lat as never) ? { ...finishOpts, latticeFile: latticeFiles.get(lat as never)! } : finishOpts);

@@ -12,7 +12,7 @@ import { poolSize, runPool } from '../runner/pool.ts';
 import { CHECK_JOBS, jobCost, jobError, type Job, type JobResult } from '../api/jobs.ts';
 import { availableParallelism } from 'node:os';
 import { withInterrupts } from './interrupt.ts';
-import { CORPUS_DIR, scanCorpus, slug } from '../llmbda/corpus.ts';
+import { CORPUS_DIR, loadEntry, scanCorpus, slug } from '../llmbda/corpus.ts';
 import { latticeByName } from '../lattice/registry.ts';
 import { resolveVariant } from '../variants/catalogue.ts';
 import { suiteRefusal } from '../llmbda/variant-ctx.ts';
@@ -159,7 +159,9 @@ export function registerCheck(program: Command, result: CommandResult): void {
       const doc = checkDocument(results, { seed, ...(opts.variant ? { variant: opts.variant } : {}), version: packageVersion(), timeMs: performance.now() - started, text: reporter === 'text' ? text : stripColour(text), notRun },
         (r) => stripColour(failureDetails(r, opts.variant).join('\n')), (r) => (r.counterexample ? [replayCommand(r, opts.variant)] : []), () => null);
       // Saved cases are replayed apart from the verdicts: a regression among them fails the check too.
-      result.exitCode = doc.exitCode === 0 && regressions.length > 0 ? 1 : doc.exitCode;
+      // Under --variant, a saved case the variant fails shows its property fails: the check fails too.
+      const corpusFailures = opts.variant ? variantCorpusFailures(results) : [];
+      result.exitCode = doc.exitCode === 0 && (regressions.length > 0 || corpusFailures.length > 0) ? 1 : doc.exitCode;
       process.stdout.write(render(doc, reporter));
       for (const w of scan.warnings) if (reporter !== 'text') process.stderr.write(`llmbda: warning: corpus: ${w}\n`);
     });
@@ -207,13 +209,29 @@ function order(results: readonly JobResult[], jobs: readonly Job[]): JobResult[]
 }
 
 /** The saved cases replayed, apart from the verdicts: one summary line, and every case not as its entry expects. */
-export function renderCorpus(results: readonly JobResult[]): string[] {
+export function renderCorpus(results: readonly JobResult[], variant?: string): string[] {
   const all = results.flatMap((r) => r.corpus ?? []);
   if (all.length === 0) return [];
   const off = all.filter((c) => c.outcome !== c.expected);
-  if (off.length === 0) return ['', pc.green(`saved cases: all ${all.length} replayed as recorded (not part of the verdicts above)`)];
+  // Under --variant, a saved case the variant fails is a counterexample to its property: named, smallest first.
+  const shown = variant ? variantCorpusFailures(results).map((c) => pc.red(`${c.suite} on ${c.lattice}: a saved case shows it fails: ${c.file}${c.reason ? `: ${c.reason}` : ''}`)) : [];
+  if (off.length === 0) return ['', pc.green(`saved cases: all ${all.length} replayed as recorded (not part of the verdicts above)`), ...shown];
   return ['', pc.red(`saved cases: ${off.length} of ${all.length} not as recorded (not part of the verdicts above):`),
-    ...off.map((c) => `  ${c.file}: ${c.outcome} (expected ${c.expected})${c.reason ? `: ${c.reason}` : ''}`)];
+    ...off.map((c) => `  ${c.file}: ${c.outcome} (expected ${c.expected})${c.reason ? `: ${c.reason}` : ''}`), ...shown];
+}
+
+/**
+ * The saved cases a variant fails (each job's replay under `--variant`), the smallest entry of each
+ * suite and lattice first: counterexamples to the variant's property found by trying the corpus, so
+ * they fail the check even when the generated runs did not reach one.
+ */
+export function variantCorpusFailures(results: readonly JobResult[]): { suite: string; lattice: string; file: string; reason?: string }[] {
+  return results.flatMap((r) => {
+    const failing = (r.corpus ?? []).filter((c) => c.outcome === 'fails');
+    const size = (f: string): number => { try { return loadEntry(f).size; } catch { return Infinity; } };
+    return [...failing].sort((a, b) => size(a.file) - size(b.file) || a.file.localeCompare(b.file))
+      .map((c) => ({ suite: r.job.suite, lattice: r.job.lattice, file: c.file, ...(c.reason !== undefined ? { reason: c.reason } : {}) }));
+  });
 }
 
 /** Non-vacuity for the table: every thresholded counter's estimate with its interval when few, else the lowest one. */
@@ -237,12 +255,14 @@ export function renderVerdicts(results: readonly JobResult[], seed: number, vari
   ]);
   const out = [`${variant ? `variant ${variant}` : 'reference semantics'}, seed ${seed}`, renderTable(['suite', 'lattice', 'runs', 'time', 'result', 'seed', 'non-vacuity'], rows)];
   for (const r of results) if (r.status !== 'holds') out.push('', ...failureDetails(r, variant));
-  out.push(...renderCorpus(results));
+  out.push(...renderCorpus(results, variant));
   const bad = results.filter((r) => r.status !== 'holds').length;
   if (interrupted) {
     out.push('', pc.yellow(`INTERRUPTED (${interrupted.signal}): ${results.length} of ${interrupted.total} verdicts finished (shown above), ${bad} of them not holding; the others were not run to the end.`));
     return out.join('\n');
   }
-  out.push('', bad === 0 ? pc.green(`all ${results.length} verdicts hold`) : pc.red(`${bad} of ${results.length} verdicts do not hold`));
+  const savedFails = variant ? variantCorpusFailures(results).length : 0;
+  const savedNote = savedFails > 0 ? pc.red(`; ${savedFails} saved case${savedFails === 1 ? '' : 's'} show${savedFails === 1 ? 's' : ''} the variant fails (named above)`) : '';
+  out.push('', `${bad === 0 ? pc.green(`all ${results.length} verdicts hold`) : pc.red(`${bad} of ${results.length} verdicts do not hold`)}${savedNote}`);
   return out.join('\n');
 }

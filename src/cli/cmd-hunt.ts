@@ -61,7 +61,7 @@ export function registerHunt(program: Command, result: CommandResult): void {
     .option('--variant <name|file.ts>', 'catalogue variant, "reference", or a variant file (see docs/variants.md)')
     .option('--lattice <name|file.ts>', 'lattice to hunt on (repeatable; default: the variant\'s expected lattices first, then the others)', collect)
     .option('--suite <name>', `suite to run (default: the one the variant is expected to break, else tipni), or all: ${allSuiteNames().join(', ')}`)
-    .addOption(new Option('--time <duration>', 'search time budget, e.g. 30s, 2m (shrinking is extra; none with --runs alone)').argParser(duration('--time')).default(undefined, '30s'))
+    .addOption(new Option('--time <duration>', 'search time budget, e.g. 30s, 2m (shrinking is extra; none with --runs alone) (default: 30s)').argParser(duration('--time')))
     .option('--runs <n>', 'at most this many cases per (suite, lattice); alone, a deterministic budget (same seed, same result under any load)', positiveInt('--runs'))
     .option('--seed <s>', 'seed, 0..4294967295 (default: random; printed for replay)', seed32('--seed'))
     .option('--prims <file.ts>', 'a module exporting `prims` (a primitive table) added to every model; generated programs call them')
@@ -171,6 +171,7 @@ async function runHunt(flags: HuntFlags, reporter: Reporter): Promise<number> {
     ...(timeMs !== undefined ? { timeMs } : {}), ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
     ...(flags.runs !== undefined ? { runs: flags.runs } : {}), ...(flags.prims ? { primsFile: flags.prims } : {}),
     ...(flags.maxSteps !== undefined ? { maxSteps: flags.maxSteps } : {}),
+    ...(flags.out !== undefined ? { entryDir: flags.out } : {}),
   };
   let best: HuntProgress | undefined;
   let saved: SaveOutcome | undefined;

@@ -14,4 +14,5 @@ Exit codes:
   1  a verdict is not as expected (a suite fails or is vacuous, a hunt found a leak, or found none with
      --expect-leak, a replayed entry regressed)
   2  bad usage or input (unknown flag or name, unreadable or malformed file), one line on stderr
-  3  internal error (a bug in llmbda-check: please report the stack trace)`;
+  3  internal error (a bug in llmbda-check: please report the stack trace)
+  4  hunt: inconclusive, no counterexample but too few cases to call the variant clean (not with --expect-leak)`;

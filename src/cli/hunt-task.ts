@@ -17,6 +17,8 @@ export interface HuntTaskArgs {
   readonly primsFile?: string;
   readonly minimise: boolean;
   readonly maxSteps?: number;
+  /** The folder the CLI saves entries in (--out): user files are recorded relative to it. */
+  readonly entryDir?: string;
 }
 
 /** What comes back: the result without the case value. */
@@ -34,6 +36,7 @@ export async function executeHunt(a: HuntTaskArgs, emit: (ev: HuntProgress) => v
     ...(a.runs !== undefined ? { runs: a.runs } : {}),
     ...(a.primsFile ? { primsFile: a.primsFile } : {}),
     ...(a.maxSteps !== undefined ? { maxSteps: a.maxSteps } : {}),
+    ...(a.entryDir !== undefined ? { entryDir: a.entryDir } : {}),
     minimise: a.minimise,
     onProgress: emit,
   });
