@@ -89,14 +89,14 @@ describe('v2 has no stack limit', () => {
   it('a tail-recursive counter to 10^5 finishes on the main thread with the exact answer', () => {
     const n = 100_000;
     const e = program(`let count = fix (\\f. \\n. \\acc. if n == 0 then acc else f (n - 1) (acc + 1)) in count ${n} 0`);
-    const r = evaluate(coin, lat, US.bottom, start, e, 100 * n);
+    const r = evaluate(coin, lat, US.bottom, start, e, 100 * n, { engine: 'v2' });
     expect(Q.show(r.mass)).toBe('1');
     expect(entries(r.finals).map(([x]) => print(x.value, lat))).toEqual([`[]:${n}`]);
   });
 
   it('the same loop with too little fuel ends cleanly as out-of-fuel mass, not a crash', () => {
     const e = program('let count = fix (\\f. \\n. \\acc. if n == 0 then acc else f (n - 1) (acc + 1)) in count 1000000 0');
-    const r = evaluate(coin, lat, US.bottom, start, e, 20_000);
+    const r = evaluate(coin, lat, US.bottom, start, e, 20_000, { engine: 'v2' });
     expect(r.finals.size).toBe(0);
     expect(r.missing.map((m) => [m.failure.kind, Q.show(m.weight)])).toEqual([['fuel', '1']]);
   });
@@ -104,7 +104,7 @@ describe('v2 has no stack limit', () => {
   it('a non-tail recursion 20,000 deep (sum 1..n) gives n(n+1)/2 (the substitution evaluator overflows the stack here)', () => {
     const n = 20_000;
     const e = program(`let sum = fix (\\f. \\n. if n == 0 then 0 else n + f (n - 1)) in sum ${n}`);
-    const r = evaluate(coin, lat, US.bottom, start, e, 100 * n);
+    const r = evaluate(coin, lat, US.bottom, start, e, 100 * n, { engine: 'v2' });
     expect(entries(r.finals).map(([x]) => print(x.value, lat))).toEqual([`[]:${(n * (n + 1)) / 2}`]);
   });
 });
