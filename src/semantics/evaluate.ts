@@ -111,13 +111,31 @@ export function evaluate<L>(
     }
     throw e;
   }
+  return {
+    ...assembleEvaluation(lattice, [...out.map.values()].map(({ outcome, weight }) => ({ outcome, weight })), (c) => ev.publicConv(c), (v) => v),
+    steps: ev.steps,
+    memoHits: ev.memoHits,
+  };
+}
+
+/**
+ * An evaluation's report from its weighted outcomes (both engines): final configurations as a
+ * sub-distribution, failures by weight (largest first), the mass, and what the model withheld
+ * (1 − mass − failures: exactly the missing mass that is no failure).
+ */
+export function assembleEvaluation<L, C, V>(
+  lattice: Lattice<L>,
+  outcomes: Iterable<{ readonly outcome: { readonly kind: 'ok'; readonly conv: C; readonly value: V } | Failure; readonly weight: Q.Rational }>,
+  conv: (c: C) => Final<L>['conv'],
+  value: (v: V) => Final<L>['value'],
+): Pick<Evaluation<L>, 'finals' | 'missing' | 'mass' | 'modelDeficit'> {
   const finals: [Final<L>, Q.Rational][] = [];
   const missing: MissingMass[] = [];
   let mass = Q.ZERO;
   let lost = Q.ZERO;
-  for (const { outcome, weight } of out.map.values()) {
+  for (const { outcome, weight } of outcomes) {
     if (outcome.kind === 'ok') {
-      finals.push([{ conv: ev.publicConv(outcome.conv), value: outcome.value }, weight]);
+      finals.push([{ conv: conv(outcome.conv), value: value(outcome.value) }, weight]);
       mass = Q.add(mass, weight);
     } else {
       missing.push({ failure: outcome, weight });
@@ -125,12 +143,5 @@ export function evaluate<L>(
     }
   }
   missing.sort((a, b) => Q.cmp(b.weight, a.weight));
-  return {
-    finals: fromEntries(finals, finalKey(lattice)),
-    missing,
-    mass,
-    modelDeficit: Q.sub(Q.ONE, Q.add(mass, lost)),
-    steps: ev.steps,
-    memoHits: ev.memoHits,
-  };
+  return { finals: fromEntries(finals, finalKey(lattice)), missing, mass, modelDeficit: Q.sub(Q.ONE, Q.add(mass, lost)) };
 }

@@ -126,8 +126,14 @@ export function showNumber(r: Rational): string {
   return `${n < 0n ? '-' : ''}${digits.slice(0, -k)}.${digits.slice(-k)}`;
 }
 
-/** A double-quoted string literal with escapes, so that it reads back as exactly `s`. */
-export function showString(s: string): string {
+/** Control characters (U+0000–U+001F, U+007F–U+009F): always written as `\u{hex}`. */
+const isControl = (cp: number): boolean => cp < 0x20 || (cp >= 0x7f && cp < 0xa0);
+
+/**
+ * A double-quoted string literal with the escapes `\"`, `\\`, `\{`, `\}`, `\n`, `\t`, `\r`, and `\u{hex}`
+ * for every code point `hex` selects; everything else is written as itself.
+ */
+function quoteWith(s: string, hex: (cp: number) => boolean): string {
   let out = '"';
   for (const ch of s) {
     switch (ch) {
@@ -140,14 +146,20 @@ export function showString(s: string): string {
       case '\r': out += '\\r'; break;
       default: {
         const cp = ch.codePointAt(0) ?? 0;
-        // Control characters, line separators and lone surrogates are written as \u{…} so the
-        // output stays on one line and survives any transport.
-        const invisible = cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || cp === 0x2028 || cp === 0x2029 || (cp >= 0xd800 && cp <= 0xdfff);
-        out += invisible ? `\\u{${cp.toString(16)}}` : ch;
+        out += hex(cp) ? `\\u{${cp.toString(16)}}` : ch;
       }
     }
   }
   return out + '"';
+}
+
+/**
+ * A double-quoted string literal with escapes, so that it reads back as exactly `s`. Control characters,
+ * line separators and lone surrogates are written as `\u{…}` so the output stays on one line and survives
+ * any transport.
+ */
+export function showString(s: string): string {
+  return quoteWith(s, (cp) => isControl(cp) || cp === 0x2028 || cp === 0x2029 || (cp >= 0xd800 && cp <= 0xdfff));
 }
 
 /**
@@ -156,23 +168,7 @@ export function showString(s: string): string {
  * U+007F–U+009F); everything else, line separators and lone surrogates included, is written as itself.
  */
 export function showSpecString(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    switch (ch) {
-      case '"': out += '\\"'; break;
-      case '\\': out += '\\\\'; break;
-      case '{': out += '\\{'; break;
-      case '}': out += '\\}'; break;
-      case '\n': out += '\\n'; break;
-      case '\t': out += '\\t'; break;
-      case '\r': out += '\\r'; break;
-      default: {
-        const cp = ch.codePointAt(0) ?? 0;
-        out += cp < 0x20 || (cp >= 0x7f && cp < 0xa0) ? `\\u{${cp.toString(16)}}` : ch;
-      }
-    }
-  }
-  return out + '"';
+  return quoteWith(s, isControl);
 }
 
 /** A field name: bare when it is a word (keywords included), else a string literal. */

@@ -4,16 +4,14 @@
  * (`machine.ts`; docs/semantics.md "Evaluator v2"). `evaluate` dispatches here for the reference rule
  * table; any other semantics (skipping, variants, user rule files) runs on the substitution evaluator.
  */
-import * as Q from '../../distributions/rational.ts';
-import { fromEntries } from '../../distributions/subdist.ts';
 import type { Expr } from '../../syntax/ast.ts';
 import type { Lattice } from '../../lattice/lattice.ts';
-import type { Conversation, Final } from '../config.ts';
+import type { Conversation } from '../config.ts';
 import { Ev } from '../ev.ts';
 import type { PModel } from '../model.ts';
 import { loadPrelude, type Prelude } from '../prelude.ts';
 import { REFERENCE } from '../rules.ts';
-import { finalKey, type Evaluation, type MissingMass } from '../evaluate.ts';
+import { assembleEvaluation, type Evaluation } from '../evaluate.ts';
 import { compileClosed } from './code.ts';
 import { Machine } from './machine.ts';
 import { readback } from './values.ts';
@@ -48,25 +46,8 @@ export function evaluateV2<L>(
     ...(opts.brokenVarRead ? { brokenVarRead: true } : {}),
   });
   const outs = m.run(pc, { label: conv.label, msgs: ev.internMessages(conv.messages) }, compileClosed(expr), fuel);
-  const finals: [Final<L>, Q.Rational][] = [];
-  const missing: MissingMass[] = [];
-  let mass = Q.ZERO;
-  let lost = Q.ZERO;
-  for (const { out, weight } of outs) {
-    if (out.kind === 'ok') {
-      finals.push([{ conv: ev.publicConv(out.conv), value: readback(out.value) }, weight]);
-      mass = Q.add(mass, weight);
-    } else {
-      missing.push({ failure: out, weight });
-      lost = Q.add(lost, weight);
-    }
-  }
-  missing.sort((a, b) => Q.cmp(b.weight, a.weight));
   return {
-    finals: fromEntries(finals, finalKey(lattice)),
-    missing,
-    mass,
-    modelDeficit: Q.sub(Q.ONE, Q.add(mass, lost)),
+    ...assembleEvaluation(lattice, outs.map(({ out, weight }) => ({ outcome: out, weight })), (c) => ev.publicConv(c), readback),
     steps: m.steps,
     memoHits: m.memoHits,
     peakMemo: m.peakMemo,
