@@ -23,6 +23,7 @@ export default defineConfig({
       'test/corpus.test.ts',
       'test/camel.test.ts',
       'test/peval.test.ts',
+      'test/observe.test.ts',
     ],
     reporters: ['default'],
   },
