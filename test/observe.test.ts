@@ -81,7 +81,7 @@ function corpus<L>(lat: Lattice<L>): Expr<L>[] {
     A.num(Q.rat(0)), A.num(Q.rat(1)), A.num(Q.rat(2)), A.num(Q.rat(12)), A.num(Q.rat(1, 2)), A.num(Q.rat(-1)),
     A.str(''), A.str('a'), A.str('1'), A.str('x'), A.str('recv'), A.str('•'),
   ];
-  const small: Expr<L>[] = [A.v('x'), A.num(Q.rat(1)), A.num(Q.rat(2)), A.str('a'), A.recv, A.clear];
+  const small: Expr<L>[] = [A.v('x'), A.num(Q.rat(1)), A.num(Q.rat(2)), A.str('a'), A.recv, A.clear, A.nul];
   const out: Expr<L>[] = [...leaves];
   for (const l of labels) for (const b of [A.num(Q.rat(1)), A.num(Q.rat(2)), A.v('x')]) out.push(A.labelled(l, b));
   const kids: Expr<L>[] = [...small, ...labels.map((l) => A.labelled(l, A.num(Q.rat(1))))];
@@ -126,6 +126,11 @@ describe('eraseExpr is the canonical key of ∼n: equal erasures ⇔ equal after
       });
     });
   }
+
+  it('an expression of no known kind is an internal error, never a rendering that could merge classes', () => {
+    const bogus = { kind: 'bogus' } as unknown as Expr<typeof BOT>;
+    expect(() => eraseExpr(powersetUS, U, A.array([bogus]))).toThrow('internal error: unhandled case');
+  });
 
   it('the corpus is not vacuous: at ["U"] on powerset-us it has merged classes and many distinct ones', () => {
     const es = corpus(powersetUS);
