@@ -640,17 +640,25 @@ export class Machine<L> {
         yield outReq(this.ok(conv, code.k === 'record' ? this.unit(pc) : this.val(pc, { kind: 'array', elems: [] })), Q.ONE);
         return;
       }
-      // Left to right, threading the conversation; partial results fan out with the distributions.
+      // Left to right, threading the conversation; partial runs fan out with the distributions (as
+      // rules.ts `evalAll`: values appended in place along a run, copied only where a premise branches,
+      // and the frontier of partial runs held to `maxOutcomes` after every element).
       let partial: { conv: Conv<L>; vs: V2<L>[]; w: Q.Rational }[] = [{ conv, vs: [], w: Q.ONE }];
       for (const c of code.elems) {
         const nextPartial: typeof partial = [];
         for (const p of partial) {
-          for (const a of (this.now(pc, p.conv, c, env, f) ?? (yield this.sub(pc, p.conv, c, env, f))!)) {
+          const d = this.now(pc, p.conv, c, env, f) ?? (yield this.sub(pc, p.conv, c, env, f))!;
+          let remaining = d.length;
+          for (const a of d) {
+            remaining--;
             const w = mulW(p.w, a.weight);
             if (a.out.kind !== 'ok') { yield outReq(a.out, w); continue; }
-            nextPartial.push({ conv: a.out.conv, vs: [...p.vs, a.out.value], w });
+            const vs = remaining === 0 ? p.vs : p.vs.slice();
+            vs.push(a.out.value);
+            nextPartial.push({ conv: a.out.conv, vs, w });
           }
         }
+        if (nextPartial.length > this.opts.maxOutcomes) this.outcomeLimit();
         partial = nextPartial;
       }
       for (const p of partial) yield outReq(this.ok(p.conv, this.aggregate(pc, code, p.vs)), p.w);
