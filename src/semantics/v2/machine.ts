@@ -64,6 +64,18 @@ interface Task<L> {
   input: readonly WOut<L>[] | undefined;
 }
 
+/**
+ * A frame of `Machine.direct`: a rule's generator, or (gen undefined) an App handled by hand — the fields are
+ * the application's configuration, `fn` its function once the first premise is done. `w` is the weight the
+ * frame's result carries.
+ */
+interface DFrame<L> {
+  readonly gen: Rule<L> | undefined;
+  readonly pc: L; readonly conv: Conv<L>; readonly code: Code<L>; readonly env: readonly V2<L>[]; readonly fuel: number;
+  w: Q.Rational;
+  fn: V2<L> | undefined;
+}
+
 /** Options of the machine. */
 export interface MachineOptions {
   readonly maxSteps: number;
@@ -71,6 +83,8 @@ export interface MachineOptions {
   readonly maxOutcomes: number;
   /** Memo entries per generation (two generations are kept). */
   readonly memoGeneration: number;
+  /** Try the deterministic fast path (`Machine.direct`) for the program and each sub-derivation (default true). */
+  readonly direct?: boolean;
   /**
    * A deliberately WRONG variable read, for showing that the equivalence property catches it: join pc
    * into the top-level label only, not into nested field/element labels (a bug a real port had).
@@ -100,6 +114,11 @@ export class Machine<L> {
   private windowHits = 0;
   private memoPaused = 0;
   private nextValueId = 1;
+  /** No direct attempt before `steps` reaches this (set after an attempt had to give up; see `direct`). */
+  private directResume = 0;
+  /** Sub-derivations finished by `direct`, and attempts that gave up (for the benchmark's report). */
+  directRuns = 0;
+  directBails = 0;
 
   constructor(readonly ev: Ev<L>, readonly opts: MachineOptions) {
     this.lat = ev.lat;
@@ -110,7 +129,10 @@ export class Machine<L> {
 
   /** `⟦pc ⊢ conv, e⟧_fuel` as weighted outcomes. */
   run(pc: L, conv: Conv<L>, code: Code<L>, fuel: number): readonly WOut<L>[] {
-    const root = this.newTask({ pc, conv, code, env: [], fuel }, undefined);
+    const start: Cfg<L> = { pc, conv, code, env: [], fuel };
+    const d = this.direct(start);
+    if (d !== undefined) return d;
+    const root = this.newTask(start, undefined);
     const stack: Task<L>[] = [root];
     let finished: readonly WOut<L>[] = [];
     while (stack.length > 0) {
@@ -166,6 +188,8 @@ export class Machine<L> {
           const k = this.memoOn() ? this.cfgKey(c) : undefined;
           const hit = k === undefined ? undefined : this.recall(k);
           if (hit) { this.memoHits++; this.windowHits++; r = g.next(hit); continue; }
+          const d = this.direct(c);
+          if (d !== undefined) { if (k !== undefined) this.remember(k, d); r = g.next(d); continue; }
           stack.push(this.newTask(c, k));
           pushed = true;
           break;
@@ -175,6 +199,74 @@ export class Machine<L> {
       if (!pushed) t.gen = undefined;
     }
     return finished;
+  }
+
+  /**
+   * The deterministic fast path: evaluate `root` by the same rule generators, but as ONE run (a stack of
+   * generators, a tail premise replacing its rule's frame) with no rounds, keys or memo. It holds as long
+   * as every premise has at most one outcome — then each rule makes at most one terminal request (an
+   * outcome or a tail premise) — and gives up (undefined) at the first rule making a second one (a `recv`
+   * with several responses, or a rule over a branching premise). The result is then exactly the general
+   * machine's: one outcome with its weight (a lone response may weigh less than 1), or none.
+   *
+   * A give-up wastes the attempt's rule applications (they are not counted in `steps`); attempts pause
+   * until the general machine has done as many, so the waste is at most the real work.
+   */
+  private direct(root: Cfg<L>): readonly WOut<L>[] | undefined {
+    if (this.opts.direct === false || this.steps < this.directResume) return undefined;
+    const steps0 = this.steps;
+    const frames: DFrame<L>[] = [];
+    // The result register: `has` false while a premise is running in a frame above; else the premise's
+    // result — one outcome `out` with weight `w`, or none (`out` undefined: an empty distribution).
+    let has = false;
+    let out: Out<L> | undefined;
+    let w: Q.Rational = Q.ONE;
+    /** Start configuration (pc, conv, code, env, fuel) at weight `cw`: its result at once, or a frame. */
+    const enter = (pc: L, conv: Conv<L>, code: Code<L>, env: readonly V2<L>[], fuel: number, cw: Q.Rational): void => {
+      if (fuel <= 0) { has = true; out = FUEL; w = cw; return; }
+      if (code.quick) { has = true; out = this.quick(pc, code, env, fuel, conv); w = cw; return; }
+      this.tick();
+      has = false;
+      frames.push(code.k === 'app'
+        ? { gen: undefined, pc, conv, code, env, fuel, w: cw, fn: undefined }
+        : { gen: this.rule({ pc, conv, code, env, fuel }), pc, conv, code, env, fuel, w: cw, fn: undefined });
+    };
+    enter(root.pc, root.conv, root.code, root.env, root.fuel, Q.ONE);
+    for (;;) {
+      if (has && frames.length === 0) { this.directRuns++; return out === undefined ? [] : [{ out, weight: w }]; }
+      const fr = frames[frames.length - 1]!;
+      if (fr.gen === undefined) {
+        // App by hand (the commonest rule): premise e1, premise e2, then the body (tail), as `ruleApp`.
+        const code = fr.code as Code<L> & { k: 'app' };
+        if (!has) { enter(fr.pc, fr.conv, code.fn, fr.env, fr.fuel - 1, Q.ONE); continue; }
+        if (out === undefined) { frames.pop(); continue; }
+        w = mulW(fr.w, w);
+        if (out.kind !== 'ok') { frames.pop(); continue; }
+        if (fr.fn === undefined) {
+          fr.fn = out.value;
+          fr.w = w;
+          enter(fr.pc, out.conv, code.arg, fr.env, fr.fuel - 1, Q.ONE);
+          continue;
+        }
+        frames.pop();
+        const q = this.appAfter(fr.fuel - 1, fr.fn, out.conv, out.value, w);
+        if (q.t === 'out') { out = q.out; w = q.w; } else enter(q.cfg.pc, q.cfg.conv, q.cfg.code, q.cfg.env, q.cfg.fuel, q.w);
+        continue;
+      }
+      const r = fr.gen.next(has ? (out === undefined ? [] : [{ out, weight: w }]) : undefined);
+      if (r.done) { frames.pop(); has = true; out = undefined; continue; }
+      const q = r.value;
+      if (q.t === 'sub') { enter(q.cfg.pc, q.cfg.conv, q.cfg.code, q.cfg.env, q.cfg.fuel, Q.ONE); continue; }
+      if (!fr.gen.next(undefined).done) {
+        // A second outcome: branching. Give up; pause attempts for as many steps as were wasted.
+        this.directBails++;
+        this.directResume = this.steps + (this.steps - steps0);
+        this.steps = steps0;
+        return undefined;
+      }
+      frames.pop();
+      if (q.t === 'out') { has = true; out = q.out; w = mulW(fr.w, q.w); } else enter(q.cfg.pc, q.cfg.conv, q.cfg.code, q.cfg.env, q.cfg.fuel, mulW(fr.w, q.w));
+    }
   }
 
   private newTask(cfg: Cfg<L>, key: string | undefined): Task<L> {
@@ -454,6 +546,12 @@ export class Machine<L> {
     return this.ok(c2, this.raise(this.lat.join(a.label, i.label), a.body.elems[k]!));
   }
 
+  /** App after both premises: applying a non-function is stuck, else the body at l1 is the tail premise. */
+  private appAfter(f: number, fn: V2<L>, c2: Conv<L>, arg: V2<L>, w: Q.Rational): Req<L> & { t: 'out' | 'tail' } {
+    if (fn.body.kind !== 'clo') return outReq(this.stuck('App', `applying a non-function ${this.describe(fn)}`), w);
+    return tailReq(f, fn.label, c2, fn.body.code.body, [arg, ...fn.body.env], w);
+  }
+
   /** Send after its premise (rules.ts `sendAfter`). */
   private sendAfter(pc: L, c1: Conv<L>, v: V2<L>): Out<L> {
     if (!this.lat.leq(pc, c1.label)) return this.stuck('Send', `pc ${this.lat.show(pc)} does not flow to conversation label ${this.lat.show(c1.label)}`);
@@ -511,8 +609,7 @@ export class Machine<L> {
         for (const b of (this.now(pc, a.out.conv, code.arg, env, f) ?? (yield this.sub(pc, a.out.conv, code.arg, env, f))!)) {
           const w = mulW(a.weight, b.weight);
           if (b.out.kind !== 'ok') { yield outReq(b.out, w); continue; }
-          if (fn.body.kind !== 'clo') { yield outReq(this.stuck('App', `applying a non-function ${this.describe(fn)}`), w); continue; }
-          yield tailReq(f, fn.label, b.out.conv, fn.body.code.body, [b.out.value, ...fn.body.env], w);
+          yield this.appAfter(f, fn, b.out.conv, b.out.value, w);
         }
       }
       return;
@@ -687,11 +784,11 @@ export class Machine<L> {
 
 }
 
-function outReq<L>(out: Out<L>, w: Q.Rational): Req<L> {
+function outReq<L>(out: Out<L>, w: Q.Rational): Req<L> & { t: 'out' } {
   return { t: 'out', out, w };
 }
 
-function tailReq<L>(fuel: number, pc: L, conv: Conv<L>, code: Code<L>, env: readonly V2<L>[], w: Q.Rational): Req<L> {
+function tailReq<L>(fuel: number, pc: L, conv: Conv<L>, code: Code<L>, env: readonly V2<L>[], w: Q.Rational): Req<L> & { t: 'tail' } {
   return { t: 'tail', cfg: { pc, conv, code, env, fuel }, w };
 }
 
