@@ -65,16 +65,17 @@ interface Task<L> {
 }
 
 /**
- * A frame of `Machine.direct`: a rule's generator, or (gen undefined) an App handled by hand — the fields are
- * the application's configuration, `fn` its function once the first premise is done. `w` is the weight the
- * frame's result carries.
+ * A frame of `Machine.direct`: a rule's generator, or App / Prim / RecordCons-ArrayCons handled by hand with
+ * the rule's configuration (`fn`: App's function once its first premise is done; `vs`: the elements so far).
+ * `w` is the weight the frame's result carries (the product of its premises' weights so far).
  */
-interface DFrame<L> {
-  readonly gen: Rule<L> | undefined;
-  readonly pc: L; readonly conv: Conv<L>; readonly code: Code<L>; readonly env: readonly V2<L>[]; readonly fuel: number;
-  w: Q.Rational;
-  fn: V2<L> | undefined;
-}
+type DFrame<L> =
+  | { readonly k: 'gen'; readonly gen: Rule<L>; readonly w: Q.Rational }
+  | (DCfg<L> & { readonly k: 'app'; readonly code: Code<L> & { k: 'app' }; w: Q.Rational; fn: V2<L> | undefined })
+  | (DCfg<L> & { readonly k: 'prim'; readonly code: Code<L> & { k: 'prim' }; w: Q.Rational })
+  | (DCfg<L> & { readonly k: 'cons'; readonly code: Code<L> & { k: 'record' | 'array' }; w: Q.Rational; readonly vs: V2<L>[] });
+
+interface DCfg<L> { readonly pc: L; readonly conv: Conv<L>; readonly env: readonly V2<L>[]; readonly fuel: number }
 
 /** Options of the machine. */
 export interface MachineOptions {
@@ -110,6 +111,8 @@ export class Machine<L> {
   private memoOld = new Map<string, readonly WOut<L>[]>();
   private readonly idOfKey = new Map<string, number>();
   private readonly lamCache = new Map<number, LamCode<L>>();
+  /** The same, by object (a primitive returning a shared lambda, e.g. `fromBool`'s, skips `exprId`). */
+  private readonly lamByObject = new WeakMap<object, LamCode<L>>();
   private windowLookups = 0;
   private windowHits = 0;
   private memoPaused = 0;
@@ -227,31 +230,56 @@ export class Machine<L> {
       if (code.quick) { has = true; out = this.quick(pc, code, env, fuel, conv); w = cw; return; }
       this.tick();
       has = false;
-      frames.push(code.k === 'app'
-        ? { gen: undefined, pc, conv, code, env, fuel, w: cw, fn: undefined }
-        : { gen: this.rule({ pc, conv, code, env, fuel }), pc, conv, code, env, fuel, w: cw, fn: undefined });
+      switch (code.k) {
+        case 'app': frames.push({ k: 'app', pc, conv, code, env, fuel, w: cw, fn: undefined }); return;
+        case 'prim': frames.push({ k: 'prim', pc, conv, code, env, fuel, w: cw }); return;
+        case 'record': case 'array': frames.push({ k: 'cons', pc, conv, code, env, fuel, w: cw, vs: [] }); return;
+        default: frames.push({ k: 'gen', gen: this.rule({ pc, conv, code, env, fuel }), w: cw });
+      }
     };
     enter(root.pc, root.conv, root.code, root.env, root.fuel, Q.ONE);
     for (;;) {
       if (has && frames.length === 0) { this.directRuns++; return out === undefined ? [] : [{ out, weight: w }]; }
       const fr = frames[frames.length - 1]!;
-      if (fr.gen === undefined) {
-        // App by hand (the commonest rule): premise e1, premise e2, then the body (tail), as `ruleApp`.
-        const code = fr.code as Code<L> & { k: 'app' };
-        if (!has) { enter(fr.pc, fr.conv, code.fn, fr.env, fr.fuel - 1, Q.ONE); continue; }
+      if (fr.k !== 'gen') {
+        // App, Prim, RecordCons/ArrayCons by hand (the commonest rules), premises in the order of their generators.
+        if (!has) {
+          // First premise.
+          const sub = fr.k === 'app' ? fr.code.fn : fr.k === 'prim' ? fr.code.arg : fr.code.elems[0]!;
+          enter(fr.pc, fr.conv, sub, fr.env, fr.fuel - 1, Q.ONE);
+          continue;
+        }
+        // A premise has finished: none (empty), a failure (the rule's outcome), or a value.
         if (out === undefined) { frames.pop(); continue; }
         w = mulW(fr.w, w);
         if (out.kind !== 'ok') { frames.pop(); continue; }
-        if (fr.fn === undefined) {
-          fr.fn = out.value;
-          fr.w = w;
-          enter(fr.pc, out.conv, code.arg, fr.env, fr.fuel - 1, Q.ONE);
-          continue;
+        switch (fr.k) {
+          case 'app': {
+            if (fr.fn === undefined) {
+              fr.fn = out.value;
+              fr.w = w;
+              enter(fr.pc, out.conv, fr.code.arg, fr.env, fr.fuel - 1, Q.ONE);
+              continue;
+            }
+            frames.pop();
+            const q = this.appAfter(fr.fuel - 1, fr.fn, out.conv, out.value, w);
+            if (q.t === 'out') { out = q.out; w = q.w; } else enter(q.cfg.pc, q.cfg.conv, q.cfg.code, q.cfg.env, q.cfg.fuel, q.w);
+            continue;
+          }
+          case 'prim':
+            frames.pop();
+            out = this.primAfter(fr.pc, out.conv, out.value, fr.code.name);
+            continue;
+          case 'cons': {
+            fr.vs.push(out.value);
+            fr.w = w;
+            if (fr.vs.length < fr.code.elems.length) { enter(fr.pc, out.conv, fr.code.elems[fr.vs.length]!, fr.env, fr.fuel - 1, Q.ONE); continue; }
+            frames.pop();
+            out = this.ok(out.conv, this.aggregate(fr.pc, fr.code, fr.vs));
+            continue;
+          }
+          default: return absurd(fr);
         }
-        frames.pop();
-        const q = this.appAfter(fr.fuel - 1, fr.fn, out.conv, out.value, w);
-        if (q.t === 'out') { out = q.out; w = q.w; } else enter(q.cfg.pc, q.cfg.conv, q.cfg.code, q.cfg.env, q.cfg.fuel, q.w);
-        continue;
       }
       const r = fr.gen.next(has ? (out === undefined ? [] : [{ out, weight: w }]) : undefined);
       if (r.done) { frames.pop(); has = true; out = undefined; continue; }
@@ -427,43 +455,49 @@ export class Machine<L> {
   // premises get k − 1, the first failing premise is the outcome.
 
   quick(pc: L, code: Code<L>, env: readonly V2<L>[], fuel: number, conv: Conv<L>): Out<L> {
+    const r = this.quickValue(pc, code, env, fuel);
+    return isFailure(r) ? r : this.ok(conv, r);
+  }
+
+  /** `quick` without the conversation (quick code keeps it): the value, or the failure. */
+  private quickValue(pc: L, code: Code<L>, env: readonly V2<L>[], fuel: number): V2<L> | Failure {
     if (fuel <= 0) return FUEL;
     if (code.k === 'var') {
       // The read is the whole derivation of the substituted value (no separate step for the variable).
       const v = env[code.slot]!;
       this.tick();
-      return fuel >= depthOf(v) ? this.ok(conv, this.readVar(pc, v)) : FUEL;
+      return fuel >= depthOf(v) ? this.readVar(pc, v) : FUEL;
     }
     this.tick();
     const f = fuel - 1;
     switch (code.k) {
-      case 'free': return this.stuck('Var', `unbound variable ${code.name}`);
-      case 'lam': return this.ok(conv, this.closure(pc, code, env));
-      case 'scalar': return this.ok(conv, this.val(pc, code.e));
-      case 'label': return this.quick(this.lat.join(pc, code.label), code.body, env, f, conv);
+      case 'free': return stuckF('Var', `unbound variable ${code.name}`);
+      case 'lam': return this.closure(pc, code, env);
+      case 'scalar': return this.val(pc, code.e);
+      case 'label': return this.quickValue(this.lat.join(pc, code.label), code.body, env, f);
       case 'prim': {
-        const o = this.quick(pc, code.arg, env, f, conv);
-        return o.kind === 'ok' ? this.primAfter(pc, o.conv, o.value, code.name) : o;
+        const o = this.quickValue(pc, code.arg, env, f);
+        return isFailure(o) ? o : this.primValue(pc, o, code.name);
       }
       case 'record': case 'array': {
-        if (code.elems.length === 0) return this.ok(conv, code.k === 'record' ? this.unit(pc) : this.val(pc, { kind: 'array', elems: [] }));
+        if (code.elems.length === 0) return code.k === 'record' ? this.unit(pc) : this.val(pc, { kind: 'array', elems: [] });
         const vs: V2<L>[] = [];
         for (const c of code.elems) {
-          const o = this.quick(pc, c, env, f, conv);
-          if (o.kind !== 'ok') return o;
-          vs.push(o.value);
+          const o = this.quickValue(pc, c, env, f);
+          if (isFailure(o)) return o;
+          vs.push(o);
         }
-        return this.ok(conv, this.aggregate(pc, code, vs));
+        return this.aggregate(pc, code, vs);
       }
       case 'field': {
-        const o = this.quick(pc, code.target, env, f, conv);
-        return o.kind === 'ok' ? this.fieldAfter(o.conv, o.value, code.name) : o;
+        const o = this.quickValue(pc, code.target, env, f);
+        return isFailure(o) ? o : this.fieldValue(o, code.name);
       }
       case 'index': {
-        const a = this.quick(pc, code.target, env, f, conv);
-        if (a.kind !== 'ok') return a;
-        const i = this.quick(pc, code.index, env, f, conv);
-        return i.kind === 'ok' ? this.indexAfter(i.conv, a.value, i.value) : i;
+        const a = this.quickValue(pc, code.target, env, f);
+        if (isFailure(a)) return a;
+        const i = this.quickValue(pc, code.index, env, f);
+        return isFailure(i) ? i : this.indexValue(a, i);
       }
       case 'app': case 'send': case 'recv': case 'fork': case 'clear': case 'dynlabel': case 'test': case 'assert': case 'endorse':
         throw new Error(`internal error: ${code.k} is never quick`);
@@ -513,37 +547,55 @@ export class Machine<L> {
   /** A bare value from a primitive as a runtime body; lambdas compiled once per structure (hash-consed). */
   private fromBare(b: BareValue<L>): Body2<L> {
     if (b.kind !== 'lam') return fromBare(b);
+    const same = this.lamByObject.get(b);
+    if (same) return { kind: 'clo', code: same, env: [] };
     const id = this.ev.exprId(b);
     const hit = this.lamCache.get(id);
-    if (hit) return { kind: 'clo', code: hit, env: [] };
+    if (hit) { this.lamByObject.set(b, hit); return { kind: 'clo', code: hit, env: [] }; }
     const code = compileClosed(b) as LamCode<L>;
     this.lamCache.set(id, code);
+    this.lamByObject.set(b, code);
     return { kind: 'clo', code, env: [] };
   }
 
   /** Prim after its premise (rules.ts `primAfter`). */
   private primAfter(pc: L, c1: Conv<L>, v: V2<L>, name: string): Out<L> {
+    const r = this.primValue(pc, v, name);
+    return isFailure(r) ? r : this.ok(c1, r);
+  }
+
+  private primValue(pc: L, v: V2<L>, name: string): V2<L> | Failure {
     const r = this.ev.primEval(name, this.plain(v));
-    if (!r.ok) return this.stuck('Prim', r.reason);
-    return this.ok(c1, this.val(this.lat.join(pc, this.deepLabel(v)), this.fromBare(this.ev.wrap(r.value))));
+    if (!r.ok) return stuckF('Prim', r.reason);
+    return this.val(this.lat.join(pc, this.deepLabel(v)), this.fromBare(this.ev.wrap(r.value)));
   }
 
   /** FieldAccess after its premise (rules.ts `fieldAfter`). */
   private fieldAfter(c1: Conv<L>, r: V2<L>, name: string): Out<L> {
-    if (r.body.kind !== 'record') return this.stuck('FieldAccess', `.${name} of a non-record ${this.describe(r)}`);
+    const x = this.fieldValue(r, name);
+    return isFailure(x) ? x : this.ok(c1, x);
+  }
+
+  private fieldValue(r: V2<L>, name: string): V2<L> | Failure {
+    if (r.body.kind !== 'record') return stuckF('FieldAccess', `.${name} of a non-record ${this.describe(r)}`);
     const fl = r.body.fields.find((x) => x.name === name);
-    if (!fl) return this.stuck('FieldAccess', `no field ${name} in ${this.describe(r)}`);
-    return this.ok(c1, this.raise(r.label, fl.expr));
+    if (!fl) return stuckF('FieldAccess', `no field ${name} in ${this.describe(r)}`);
+    return this.raise(r.label, fl.expr);
   }
 
   /** ArrayIndex after both premises (rules.ts `ruleArrayIndex`'s side conditions). */
   private indexAfter(c2: Conv<L>, a: V2<L>, i: V2<L>): Out<L> {
-    if (a.body.kind !== 'array') return this.stuck('ArrayIndex', `indexing a non-array ${this.describe(a)}`);
+    const x = this.indexValue(a, i);
+    return isFailure(x) ? x : this.ok(c2, x);
+  }
+
+  private indexValue(a: V2<L>, i: V2<L>): V2<L> | Failure {
+    if (a.body.kind !== 'array') return stuckF('ArrayIndex', `indexing a non-array ${this.describe(a)}`);
     const n = a.body.elems.length;
     const k = i.body.kind === 'num' && Q.isInteger(i.body.value) && Q.numerator(i.body.value) >= 0n && Q.numerator(i.body.value) < BigInt(n)
       ? Number(Q.numerator(i.body.value)) : undefined;
-    if (k === undefined) return this.stuck('ArrayIndex', `index ${this.describe(i)} out of bounds for length ${n}`);
-    return this.ok(c2, this.raise(this.lat.join(a.label, i.label), a.body.elems[k]!));
+    if (k === undefined) return stuckF('ArrayIndex', `index ${this.describe(i)} out of bounds for length ${n}`);
+    return this.raise(this.lat.join(a.label, i.label), a.body.elems[k]!);
   }
 
   /** App after both premises: applying a non-function is stuck, else the body at l1 is the tail premise. */
@@ -782,6 +834,15 @@ export class Machine<L> {
       return;
   }
 
+}
+
+/** A failure (out of fuel, stuck) as opposed to a runtime value: values have no `kind`. */
+function isFailure<L>(x: V2<L> | Failure): x is Failure {
+  return (x as { readonly kind?: unknown }).kind !== undefined;
+}
+
+function stuckF(rule: string, reason: string): Failure {
+  return { kind: 'stuck', rule, reason };
 }
 
 function outReq<L>(out: Out<L>, w: Q.Rational): Req<L> & { t: 'out' } {
