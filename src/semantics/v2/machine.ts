@@ -226,15 +226,29 @@ export class Machine<L> {
     let w: Q.Rational = Q.ONE;
     /** Start configuration (pc, conv, code, env, fuel) at weight `cw`: its result at once, or a frame. */
     const enter = (pc: L, conv: Conv<L>, code: Code<L>, env: readonly V2<L>[], fuel: number, cw: Q.Rational): void => {
-      if (fuel <= 0) { has = true; out = FUEL; w = cw; return; }
-      if (code.quick) { has = true; out = this.quick(pc, code, env, fuel, conv); w = cw; return; }
-      this.tick();
-      has = false;
-      switch (code.k) {
-        case 'app': frames.push({ k: 'app', pc, conv, code, env, fuel, w: cw, fn: undefined }); return;
-        case 'prim': frames.push({ k: 'prim', pc, conv, code, env, fuel, w: cw }); return;
-        case 'record': case 'array': frames.push({ k: 'cons', pc, conv, code, env, fuel, w: cw, vs: [] }); return;
-        default: frames.push({ k: 'gen', gen: this.rule({ pc, conv, code, env, fuel }), w: cw });
+      for (;;) {
+        if (fuel <= 0) { has = true; out = FUEL; w = cw; return; }
+        if (code.quick) { has = true; out = this.quick(pc, code, env, fuel, conv); w = cw; return; }
+        this.tick();
+        has = false;
+        switch (code.k) {
+          case 'app': {
+            if (!code.fn.quick) { frames.push({ k: 'app', pc, conv, code, env, fuel, w: cw, fn: undefined }); return; }
+            // A quick function premise (a variable, a lambda): no frame for it; a quick argument too: no frame at all.
+            const fn = this.quickValue(pc, code.fn, env, fuel - 1);
+            if (isFailure(fn)) { has = true; out = fn; w = cw; return; }
+            if (!code.arg.quick) { frames.push({ k: 'app', pc, conv, code, env, fuel, w: cw, fn }); return; }
+            const arg = this.quickValue(pc, code.arg, env, fuel - 1);
+            if (isFailure(arg)) { has = true; out = arg; w = cw; return; }
+            if (fn.body.kind !== 'clo') { has = true; out = this.stuck('App', `applying a non-function ${this.describe(fn)}`); w = cw; return; }
+            pc = fn.label; code = fn.body.code.body; env = bodyEnv(arg, fn.body.env); fuel--;
+            continue;
+          }
+          case 'prim': frames.push({ k: 'prim', pc, conv, code, env, fuel, w: cw }); return;
+          case 'record': case 'array': frames.push({ k: 'cons', pc, conv, code, env, fuel, w: cw, vs: [] }); return;
+          default: frames.push({ k: 'gen', gen: this.rule({ pc, conv, code, env, fuel }), w: cw });
+        }
+        return;
       }
     };
     enter(root.pc, root.conv, root.code, root.env, root.fuel, Q.ONE);
@@ -245,7 +259,7 @@ export class Machine<L> {
         // App, Prim, RecordCons/ArrayCons by hand (the commonest rules), premises in the order of their generators.
         if (!has) {
           // First premise.
-          const sub = fr.k === 'app' ? fr.code.fn : fr.k === 'prim' ? fr.code.arg : fr.code.elems[0]!;
+          const sub = fr.k === 'app' ? (fr.fn === undefined ? fr.code.fn : fr.code.arg) : fr.k === 'prim' ? fr.code.arg : fr.code.elems[0]!;
           enter(fr.pc, fr.conv, sub, fr.env, fr.fuel - 1, Q.ONE);
           continue;
         }
@@ -262,8 +276,10 @@ export class Machine<L> {
               continue;
             }
             frames.pop();
-            const q = this.appAfter(fr.fuel - 1, fr.fn, out.conv, out.value, w);
-            if (q.t === 'out') { out = q.out; w = q.w; } else enter(q.cfg.pc, q.cfg.conv, q.cfg.code, q.cfg.env, q.cfg.fuel, q.w);
+            // `appAfter` inline: stuck on a non-function, else the body at l1 replaces the frame (tail).
+            const fn = fr.fn;
+            if (fn.body.kind !== 'clo') { out = this.stuck('App', `applying a non-function ${this.describe(fn)}`); continue; }
+            enter(fn.label, out.conv, fn.body.code.body, bodyEnv(out.value, fn.body.env), fr.fuel - 1, w);
             continue;
           }
           case 'prim':
@@ -506,7 +522,9 @@ export class Machine<L> {
   }
 
   private closure(pc: L, code: LamCode<L>, env: readonly V2<L>[]): V2<L> {
-    return this.val(pc, { kind: 'clo', code, env: code.caps.map((s) => env[s]!) });
+    const caps = code.caps, captured = new Array<V2<L>>(caps.length);
+    for (let i = 0; i < caps.length; i++) captured[i] = env[caps[i]!]!;
+    return this.val(pc, { kind: 'clo', code, env: captured });
   }
 
   private aggregate(pc: L, code: Code<L> & { k: 'record' | 'array' }, vs: readonly V2<L>[]): V2<L> {
@@ -601,7 +619,7 @@ export class Machine<L> {
   /** App after both premises: applying a non-function is stuck, else the body at l1 is the tail premise. */
   private appAfter(f: number, fn: V2<L>, c2: Conv<L>, arg: V2<L>, w: Q.Rational): Req<L> & { t: 'out' | 'tail' } {
     if (fn.body.kind !== 'clo') return outReq(this.stuck('App', `applying a non-function ${this.describe(fn)}`), w);
-    return tailReq(f, fn.label, c2, fn.body.code.body, [arg, ...fn.body.env], w);
+    return tailReq(f, fn.label, c2, fn.body.code.body, bodyEnv(arg, fn.body.env), w);
   }
 
   /** Send after its premise (rules.ts `sendAfter`). */
@@ -834,6 +852,14 @@ export class Machine<L> {
       return;
   }
 
+}
+
+/** A closure body's environment: the argument in slot 0, then the captured values. */
+function bodyEnv<L>(arg: V2<L>, caps: readonly V2<L>[]): V2<L>[] {
+  const e = new Array<V2<L>>(caps.length + 1);
+  e[0] = arg;
+  for (let i = 0; i < caps.length; i++) e[i + 1] = caps[i]!;
+  return e;
 }
 
 /** A failure (out of fuel, stuck) as opposed to a runtime value: values have no `kind`. */
