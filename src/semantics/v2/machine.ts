@@ -205,8 +205,10 @@ export class Machine<L> {
   }
 
   /**
-   * The deterministic fast path: evaluate `root` by the same rule generators, but as ONE run (a stack of
-   * generators, a tail premise replacing its rule's frame) with no rounds, keys or memo. It holds as long
+   * The deterministic fast path: evaluate `root` as ONE run — a stack of frames, App, Prim and
+   * RecordCons/ArrayCons by hand (premises in their generators' order, `appAfter`'s side condition shared),
+   * every other rule by its generator, a tail premise replacing its rule's frame — with no rounds, keys or
+   * memo. It holds as long
    * as every premise has at most one outcome — then each rule makes at most one terminal request (an
    * outcome or a tail premise) — and gives up (undefined) at the first rule making a second one (a `recv`
    * with several responses, or a rule over a branching premise). The result is then exactly the general
@@ -220,15 +222,18 @@ export class Machine<L> {
     const steps0 = this.steps;
     const frames: DFrame<L>[] = [];
     // The result register: `has` false while a premise is running in a frame above; else the premise's
-    // result — one outcome `out` with weight `w`, or none (`out` undefined: an empty distribution).
+    // result — none (`val` undefined: an empty distribution), or one outcome with weight `w`: a failure, or
+    // the value `val` with the conversation `oc`.
     let has = false;
-    let out: Out<L> | undefined;
+    let val: V2<L> | Failure | undefined;
+    let oc: Conv<L> = root.conv;
     let w: Q.Rational = Q.ONE;
+    const outcome = (): Out<L> => (isFailure(val!) ? val as Failure : this.ok(oc, val as V2<L>));
     /** Start configuration (pc, conv, code, env, fuel) at weight `cw`: its result at once, or a frame. */
     const enter = (pc: L, conv: Conv<L>, code: Code<L>, env: readonly V2<L>[], fuel: number, cw: Q.Rational): void => {
       for (;;) {
-        if (fuel <= 0) { has = true; out = FUEL; w = cw; return; }
-        if (code.quick) { has = true; out = this.quick(pc, code, env, fuel, conv); w = cw; return; }
+        if (fuel <= 0) { has = true; val = FUEL; w = cw; return; }
+        if (code.quick) { has = true; val = this.quickValue(pc, code, env, fuel); oc = conv; w = cw; return; }
         this.tick();
         has = false;
         switch (code.k) {
@@ -236,11 +241,11 @@ export class Machine<L> {
             if (!code.fn.quick) { frames.push({ k: 'app', pc, conv, code, env, fuel, w: cw, fn: undefined }); return; }
             // A quick function premise (a variable, a lambda): no frame for it; a quick argument too: no frame at all.
             const fn = this.quickValue(pc, code.fn, env, fuel - 1);
-            if (isFailure(fn)) { has = true; out = fn; w = cw; return; }
+            if (isFailure(fn)) { has = true; val = fn; w = cw; return; }
             if (!code.arg.quick) { frames.push({ k: 'app', pc, conv, code, env, fuel, w: cw, fn }); return; }
             const arg = this.quickValue(pc, code.arg, env, fuel - 1);
-            if (isFailure(arg)) { has = true; out = arg; w = cw; return; }
-            if (fn.body.kind !== 'clo') { has = true; out = this.stuck('App', `applying a non-function ${this.describe(fn)}`); w = cw; return; }
+            if (isFailure(arg)) { has = true; val = arg; w = cw; return; }
+            if (fn.body.kind !== 'clo') { has = true; val = this.appNonFunction(fn); w = cw; return; }
             pc = fn.label; code = fn.body.code.body; env = bodyEnv(arg, fn.body.env); fuel--;
             continue;
           }
@@ -253,7 +258,7 @@ export class Machine<L> {
     };
     enter(root.pc, root.conv, root.code, root.env, root.fuel, Q.ONE);
     for (;;) {
-      if (has && frames.length === 0) { this.directRuns++; return out === undefined ? [] : [{ out, weight: w }]; }
+      if (has && frames.length === 0) { this.directRuns++; return val === undefined ? [] : [{ out: outcome(), weight: w }]; }
       const fr = frames[frames.length - 1]!;
       if (fr.k !== 'gen') {
         // App, Prim, RecordCons/ArrayCons by hand (the commonest rules), premises in the order of their generators.
@@ -264,41 +269,41 @@ export class Machine<L> {
           continue;
         }
         // A premise has finished: none (empty), a failure (the rule's outcome), or a value.
-        if (out === undefined) { frames.pop(); continue; }
+        if (val === undefined) { frames.pop(); continue; }
         w = mulW(fr.w, w);
-        if (out.kind !== 'ok') { frames.pop(); continue; }
+        if (isFailure(val)) { frames.pop(); continue; }
         switch (fr.k) {
           case 'app': {
             if (fr.fn === undefined) {
-              fr.fn = out.value;
+              fr.fn = val;
               fr.w = w;
-              enter(fr.pc, out.conv, fr.code.arg, fr.env, fr.fuel - 1, Q.ONE);
+              enter(fr.pc, oc, fr.code.arg, fr.env, fr.fuel - 1, Q.ONE);
               continue;
             }
             frames.pop();
             // `appAfter` inline: stuck on a non-function, else the body at l1 replaces the frame (tail).
             const fn = fr.fn;
-            if (fn.body.kind !== 'clo') { out = this.stuck('App', `applying a non-function ${this.describe(fn)}`); continue; }
-            enter(fn.label, out.conv, fn.body.code.body, bodyEnv(out.value, fn.body.env), fr.fuel - 1, w);
+            if (fn.body.kind !== 'clo') { val = this.appNonFunction(fn); continue; }
+            enter(fn.label, oc, fn.body.code.body, bodyEnv(val, fn.body.env), fr.fuel - 1, w);
             continue;
           }
           case 'prim':
             frames.pop();
-            out = this.primAfter(fr.pc, out.conv, out.value, fr.code.name);
+            val = this.primValue(fr.pc, val, fr.code.name);
             continue;
           case 'cons': {
-            fr.vs.push(out.value);
+            fr.vs.push(val);
             fr.w = w;
-            if (fr.vs.length < fr.code.elems.length) { enter(fr.pc, out.conv, fr.code.elems[fr.vs.length]!, fr.env, fr.fuel - 1, Q.ONE); continue; }
+            if (fr.vs.length < fr.code.elems.length) { enter(fr.pc, oc, fr.code.elems[fr.vs.length]!, fr.env, fr.fuel - 1, Q.ONE); continue; }
             frames.pop();
-            out = this.ok(out.conv, this.aggregate(fr.pc, fr.code, fr.vs));
+            val = this.aggregate(fr.pc, fr.code, fr.vs);
             continue;
           }
           default: return absurd(fr);
         }
       }
-      const r = fr.gen.next(has ? (out === undefined ? [] : [{ out, weight: w }]) : undefined);
-      if (r.done) { frames.pop(); has = true; out = undefined; continue; }
+      const r = fr.gen.next(has ? (val === undefined ? [] : [{ out: outcome(), weight: w }]) : undefined);
+      if (r.done) { frames.pop(); has = true; val = undefined; continue; }
       const q = r.value;
       if (q.t === 'sub') { enter(q.cfg.pc, q.cfg.conv, q.cfg.code, q.cfg.env, q.cfg.fuel, Q.ONE); continue; }
       if (!fr.gen.next(undefined).done) {
@@ -309,7 +314,11 @@ export class Machine<L> {
         return undefined;
       }
       frames.pop();
-      if (q.t === 'out') { has = true; out = q.out; w = mulW(fr.w, q.w); } else enter(q.cfg.pc, q.cfg.conv, q.cfg.code, q.cfg.env, q.cfg.fuel, mulW(fr.w, q.w));
+      if (q.t === 'out') {
+        has = true;
+        w = mulW(fr.w, q.w);
+        if (q.out.kind === 'ok') { val = q.out.value; oc = q.out.conv; } else val = q.out;
+      } else enter(q.cfg.pc, q.cfg.conv, q.cfg.code, q.cfg.env, q.cfg.fuel, mulW(fr.w, q.w));
     }
   }
 
@@ -616,9 +625,12 @@ export class Machine<L> {
     return this.raise(this.lat.join(a.label, i.label), a.body.elems[k]!);
   }
 
+  /** App's side condition: applying a non-function is stuck (one wording for the generator and the fast path). */
+  private appNonFunction(fn: V2<L>): Failure { return stuckF('App', `applying a non-function ${this.describe(fn)}`); }
+
   /** App after both premises: applying a non-function is stuck, else the body at l1 is the tail premise. */
   private appAfter(f: number, fn: V2<L>, c2: Conv<L>, arg: V2<L>, w: Q.Rational): Req<L> & { t: 'out' | 'tail' } {
-    if (fn.body.kind !== 'clo') return outReq(this.stuck('App', `applying a non-function ${this.describe(fn)}`), w);
+    if (fn.body.kind !== 'clo') return outReq(this.appNonFunction(fn), w);
     return tailReq(f, fn.label, c2, fn.body.code.body, bodyEnv(arg, fn.body.env), w);
   }
 
