@@ -69,8 +69,8 @@ describe('derivation traces', () => {
     expect(d.kind).toBe('conclusion');
     expect(d.path.map((s) => [s.rule, s.pc, s.label])).toEqual([['Labelled', '[]', '[]']]);
     expect(d.variant.step.pc).toBe('["U"]');
-    expect(d.reference.outcomes).toEqual([{ weight: '1', shown: 'stuck at Send: pc ["U"] does not flow to conversation label []' }]);
-    expect(d.variant.outcomes).toEqual([{ weight: '1', shown: '["U"]:["false"] ⊢ ["U"]:{}' }]);
+    expect(d.reference.outcomes).toEqual([{ weight: { fraction: '1', decimal: '1.000000' }, shown: 'stuck at Send: pc ["U"] does not flow to conversation label []' }]);
+    expect(d.variant.outcomes).toEqual([{ weight: { fraction: '1', decimal: '1.000000' }, shown: '["U"]:["false"] ⊢ ["U"]:{}' }]);
   });
 
   it('a changed premise configuration is blamed on the rule that chose it (app-at-pc: App, not the body\'s rule)', () => {

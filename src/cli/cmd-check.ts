@@ -9,7 +9,7 @@ import pc from 'picocolors';
 import { SHIPPED_LATTICES, resolveLattice } from '../lattice/registry.ts';
 import { PPMF_SUITES, PPMF_BRIDGE_SUITES, LLMBDA_SUITES, checkSuiteNames } from '../api/registry.ts';
 import { poolSize, runPool } from '../runner/pool.ts';
-import { CHECK_JOBS, jobCost, jobError, type Job, type JobResult } from '../api/jobs.ts';
+import { CHECK_JOBS, checkReplayCommand, jobCost, jobError, type Job, type JobResult } from '../api/jobs.ts';
 import { availableParallelism } from 'node:os';
 import { withInterrupts } from './interrupt.ts';
 import { CORPUS_DIR, loadEntry, scanCorpus, slug } from '../llmbda/corpus.ts';
@@ -181,13 +181,15 @@ export function withBudget(jobs: readonly Job[], budgetMs: number, workers: numb
 /** The command that reproduces a failed job's printed case exactly. */
 export function replayCommand(r: JobResult, variant?: string): string {
   const c = r.counterexample!;
-  return `npx llmbda check --suite ${r.job.suite} --lattice '${r.job.lattice}' --seed ${c.seed} --runs ${r.job.runs}${variant ? ` --variant ${variant}` : ''} --path '${c.path}'`;
+  return checkReplayCommand({ ...r.job, ...(variant ? { variant } : {}) }, c.seed, c.path);
 }
 
 /** The details of one verdict that did not hold: its counterexample or why it is vacuous. */
 export function failureDetails(r: JobResult, variant?: string): string[] {
   const out = [pc.bold(`${r.job.suite} on ${r.job.lattice}: ${r.title}`)];
-  if (r.counterexample) {
+  // An LLMbda case prints the report `llmbda hunt` prints (src/llmbda/report.ts); other systems their own lines.
+  if (r.counterexample && r.report !== undefined) out.push(r.report);
+  else if (r.counterexample) {
     const c = r.counterexample;
     out.push(`counterexample after ${c.testsToFailure} tests, ${c.shrinks} shrinks:`, c.pretty, `why: ${c.reason}`, `replay: ${replayCommand(r, variant)}`);
   }

@@ -115,7 +115,7 @@ export function registerHunt(program: Command, result: CommandResult): void {
       const started = performance.now();
       const reporter: Reporter = flags.json ? 'json' : flags.reporter ?? 'text';
       const files = expandCorpusArgs(args);
-      type Replayed = Pick<ReplayResult, 'file' | 'entry' | 'ok' | 'reference' | 'variant' | 'report'>;
+      type Replayed = Pick<ReplayResult, 'file' | 'entry' | 'ok' | 'reference' | 'variant' | 'report' | 'explanation'>;
       const done: ({ file: string; result: Replayed; timeMs: number } | { file: string; error: string })[] = [];
       for (const file of files) {
         const t0 = performance.now();

@@ -15,7 +15,7 @@ import { failureKey, showConversation, type Conversation, type Final } from '../
 import { evaluate, type Evaluation } from '../semantics/evaluate.ts';
 import { REFERENCE } from '../semantics/rules.ts';
 import type { Semantics } from '../semantics/rules-types.ts';
-import { firstDivergence, traceEvaluation, type Divergence } from '../semantics/trace.ts';
+import { exactWeight, firstDivergence, traceEvaluation, type Divergence, type ExactWeight } from '../semantics/trace.ts';
 import { modelOf } from '../generators/models.ts';
 import { conversationOf, programOf, type PairCase, type SingleCase } from '../generators/pairs.ts';
 import { CASE_STEP_BUDGET, type LlmbdaCtx } from './context.ts';
@@ -31,8 +31,7 @@ export function showObservedFinal<L>(lat: Lattice<L>, m: L, f: Final<L>): string
 
 /** A final configuration with its exact weight: unerased, and as the observer sees it (pair cases). */
 export interface FinalRow {
-  /** Exact weight `p/q`. */
-  readonly weight: string;
+  readonly weight: ExactWeight;
   /** `C', V` unerased: `label:[messages] ⊢ value`. */
   readonly config: string;
   /** What the observer sees of it (`•` for what it cannot see); `null` for single-run cases. */
@@ -41,7 +40,8 @@ export interface FinalRow {
 
 /** Where a unit of missing mass went: `stuck at Rule: reason`, `out of fuel`, or withheld by the model. */
 export interface MissingRow {
-  readonly weight: string;
+  /** `null` when the run could not be evaluated (`what` says why). */
+  readonly weight: ExactWeight | null;
   readonly what: string;
 }
 
@@ -69,11 +69,11 @@ export interface RunExplanation {
 
 /** The m-observation table of a pair: one row per `∼m` class, exact weights per run. */
 export interface ObservedTable {
-  readonly rows: readonly { readonly shown: string; readonly w0: string; readonly w1: string }[];
-  readonly mass0: string;
-  readonly mass1: string;
+  readonly rows: readonly { readonly shown: string; readonly w0: ExactWeight; readonly w1: ExactWeight }[];
+  readonly mass0: ExactWeight;
+  readonly mass1: ExactWeight;
   /** `Σ max(μ0, μ1)` exactly. */
-  readonly maxSum: string;
+  readonly maxSum: ExactWeight;
   /** `Σ max > 1`: the observer tells the runs apart. */
   readonly incompatible: boolean;
 }
@@ -126,10 +126,10 @@ const referenceOf = (ctx: LlmbdaCtx<unknown>): Semantics => ctx.reference ?? REF
 
 function outcomesOf<L>(lat: Lattice<L>, name: string, e: Evaluation<L>, m: L | undefined): RunOutcomes {
   const finals = entries(e.finals).map(([f, w]): FinalRow => ({
-    weight: Q.show(w), config: `${showConversation(lat, f.conv)} ⊢ ${prettyPrint(f.value, lat)}`, observed: m === undefined ? null : showObservedFinal(lat, m, f),
+    weight: exactWeight(w), config: `${showConversation(lat, f.conv)} ⊢ ${prettyPrint(f.value, lat)}`, observed: m === undefined ? null : showObservedFinal(lat, m, f),
   }));
-  const missing: MissingRow[] = e.missing.map((x) => ({ weight: Q.show(x.weight), what: x.failure.kind === 'fuel' ? 'out of fuel' : `stuck at ${failureKey(x.failure).slice('stuck '.length)}` }));
-  if (!Q.isZero(e.modelDeficit)) missing.push({ weight: Q.show(e.modelDeficit), what: 'withheld by the model (a sub-distribution model)' });
+  const missing: MissingRow[] = e.missing.map((x) => ({ weight: exactWeight(x.weight), what: x.failure.kind === 'fuel' ? 'out of fuel' : `stuck at ${failureKey(x.failure).slice('stuck '.length)}` }));
+  if (!Q.isZero(e.modelDeficit)) missing.push({ weight: exactWeight(e.modelDeficit), what: 'withheld by the model (a sub-distribution model)' });
   return { semantics: name, finals, missing };
 }
 
@@ -156,7 +156,7 @@ function explainRun<L>(ctx: LlmbdaCtx<L>, r: RunInput<L>): RunExplanation {
     }
   };
   const asOutcomes = (name: string, e: Evaluation<L> | string): RunOutcomes =>
-    typeof e === 'string' ? { semantics: name, finals: [], missing: [{ weight: '?', what: `not evaluated: ${e}` }] } : outcomesOf(lat, name, e, r.obs);
+    typeof e === 'string' ? { semantics: name, finals: [], missing: [{ weight: null, what: `not evaluated: ${e}` }] } : outcomesOf(lat, name, e, r.obs);
   const start = `${lat.show(r.pc)} ⊢ ${showConversation(lat, r.conv)}`;
   const variant = asOutcomes(ctx.semantics.name, run(ctx.semantics));
   const isReference = ctx.semantics === ref || ctx.semantics.name === ref.name;

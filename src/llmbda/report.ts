@@ -20,7 +20,7 @@ import type { Evaluation } from '../semantics/evaluate.ts';
 import { holeCount, showSkeleton } from '../generators/skeleton.ts';
 import { bar, renderObserved, rowsMaxSum, type ObservedRow } from './observed.ts';
 import { explainPair, explainSingle, LEGEND, showObservedFinal, type CaseExplanation, type ObservedTable, type RunOutcomes } from './explain.ts';
-import type { Divergence, TraceFragment, TraceStep } from '../semantics/trace.ts';
+import { exactWeight, type Divergence, type TraceFragment, type TraceStep } from '../semantics/trace.ts';
 export { showObservedFinal, type CaseExplanation } from './explain.ts';
 export { bar, renderObserved, rowsMaxSum, type ObservedRow } from './observed.ts';
 
@@ -93,8 +93,8 @@ export function observedTable(rows: readonly ObservedRow[]): ObservedTable {
   const sum = (f: (r: ObservedRow) => Q.Rational): Q.Rational => rows.reduce((a, r) => Q.add(a, f(r)), Q.ZERO);
   const ms = rowsMaxSum(rows);
   return {
-    rows: rows.map((r) => ({ shown: r.shown, w0: Q.show(r.w0), w1: Q.show(r.w1) })),
-    mass0: Q.show(sum((r) => r.w0)), mass1: Q.show(sum((r) => r.w1)), maxSum: Q.show(ms), incompatible: Q.lt(Q.ONE, ms),
+    rows: rows.map((r) => ({ shown: r.shown, w0: exactWeight(r.w0), w1: exactWeight(r.w1) })),
+    mass0: exactWeight(sum((r) => r.w0)), mass1: exactWeight(sum((r) => r.w1)), maxSum: exactWeight(ms), incompatible: Q.lt(Q.ONE, ms),
   };
 }
 
@@ -175,10 +175,11 @@ export function singleCaseReport<L>(ctx: LlmbdaCtx<L>, c: SingleCase<L>, h: Repo
 
 /** One run's outcomes under one semantics: final configurations (unerased, then what m sees) and missing mass. */
 function outcomeLines(o: RunOutcomes, indent: string): string[] {
-  const w = Math.max(1, ...o.finals.map((f) => f.weight.length), ...o.missing.map((m) => m.weight.length));
+  const shown = (x: { weight: { fraction: string } | null }): string => x.weight?.fraction ?? '?';
+  const w = Math.max(1, ...o.finals.map((f) => shown(f).length), ...o.missing.map((m) => shown(m).length));
   const cw = Math.max(0, ...o.finals.map((f) => [...f.config].length));
-  const out = o.finals.map((f) => `${indent}${f.weight.padStart(w)}  ${f.observed === null ? f.config : `${f.config}${' '.repeat(cw - [...f.config].length)}   m sees ${f.observed}`}`);
-  out.push(...o.missing.map((m) => `${indent}${m.weight.padStart(w)}  ${m.what}`));
+  const out = o.finals.map((f) => `${indent}${shown(f).padStart(w)}  ${f.observed === null ? f.config : `${f.config}${' '.repeat(cw - [...f.config].length)}   m sees ${f.observed}`}`);
+  out.push(...o.missing.map((m) => `${indent}${shown(m).padStart(w)}  ${m.what}`));
   if (out.length === 0) out.push(`${indent}(nothing: mass 0)`);
   return out;
 }
@@ -191,7 +192,7 @@ export function showStep(s: TraceStep): string {
 /** A fragment of a derivation: the diverging rule application, its premises with their outcomes, its outcomes. */
 export function fragmentLines(f: TraceFragment): string[] {
   const outs = (os: TraceFragment['outcomes'], arrow: string, indent: string): string[] =>
-    os.length === 0 ? [`${indent}${arrow} (no outcome)`] : os.map((o) => `${indent}${arrow} ${o.weight}  ${o.shown}`);
+    os.length === 0 ? [`${indent}${arrow} (no outcome)`] : os.map((o) => `${indent}${arrow} ${o.weight.fraction}  ${o.shown}`);
   return [
     `${f.step.rule}  pc ${f.step.pc}  conv ${f.step.conv}`,
     `  ${f.step.expr}`,

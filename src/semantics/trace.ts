@@ -102,10 +102,20 @@ export interface TraceStep {
   readonly expr: string;
 }
 
+/** An exact weight: the fraction `p/q` and a decimal string with six digits (the JSON report's ratio). */
+export interface ExactWeight {
+  readonly fraction: string;
+  readonly decimal: string;
+}
+
+/** `q` as an exact weight. */
+export function exactWeight(q: Q.Rational): ExactWeight {
+  return { fraction: Q.show(q), decimal: Q.toDecimal(q, 6) };
+}
+
 /** One outcome of a rule application: an exact weight and a final configuration or a failure. */
 export interface TraceOutcome {
-  /** The exact weight, `p/q`. */
-  readonly weight: string;
+  readonly weight: ExactWeight;
   /** `conv ⊢ value`, `stuck at Rule: reason`, or `out of fuel`. */
   readonly shown: string;
 }
@@ -167,12 +177,12 @@ export function outcomesOf<L>(lat: Lattice<L>, n: RawNode<L>): TraceOutcome[] {
     const shown = outcome.kind === 'ok'
       ? `${showConversation(lat, n.ev.publicConv(outcome.conv))} ⊢ ${print(outcome.value, lat)}`
       : outcome.kind === 'fuel' ? 'out of fuel' : `stuck at ${outcome.rule}: ${outcome.reason}`;
-    out.push({ weight: Q.show(weight), shown });
+    out.push({ weight: exactWeight(weight), shown });
   }
   return out.sort((a, b) => (a.shown < b.shown ? -1 : a.shown > b.shown ? 1 : 0));
 }
 
-const resultKey = <L>(lat: Lattice<L>, n: RawNode<L>): string => outcomesOf(lat, n).map((o) => `${o.weight} ${o.shown}`).join('\n');
+const resultKey = <L>(lat: Lattice<L>, n: RawNode<L>): string => outcomesOf(lat, n).map((o) => `${o.weight.fraction} ${o.shown}`).join('\n');
 
 function fragmentOf<L>(lat: Lattice<L>, n: RawNode<L>): TraceFragment {
   return {
@@ -209,7 +219,7 @@ export function firstDivergence<L>(lat: Lattice<L>, v: RawNode<L>, r: RawNode<L>
     }
     if (!next) {
       if (a.premises.length !== b.premises.length) {
-        return at('premise-count', `${a.rule}'s premises agree, but the variant runs ${a.premises.length} and the reference ${b.premises.length}`);
+        return at('premise-count', `the premises both sides ran agree, but ${a.rule} runs ${a.premises.length} premise(s) under the variant and ${b.premises.length} under the reference (one side stops early)`);
       }
       return at('conclusion', `${a.rule}'s premises agree, but its conclusion differs`);
     }
