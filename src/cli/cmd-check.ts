@@ -19,7 +19,7 @@ import { suiteRefusal } from '../llmbda/variant-ctx.ts';
 import { UserError } from '../util/absurd.ts';
 import { DEFAULT_CASE_TIMEOUT_MS, duration, positiveInt, seed32 } from './common.ts';
 import { NON_VACUITY_ALPHA, type ThresholdJudgement } from '../runner/suite.ts';
-import { checkDocument, render, reporterFlag, REPORTERS, type Reporter } from '../report/index.ts';
+import { checkDocument, render, reporterFlag, REPORTERS, writeHtml, type Reporter } from '../report/index.ts';
 import { ProgressLine } from './progress.ts';
 import { packageVersion } from './main.ts';
 import { EXIT_CODES_HELP } from './exit-codes.ts';
@@ -34,6 +34,7 @@ interface CheckOpts {
   lattice?: string[];
   variant?: string;
   json?: boolean;
+  html?: string;
   reporter?: Reporter;
   path?: string;
   time?: number;
@@ -65,11 +66,13 @@ export function registerCheck(program: Command, result: CommandResult): void {
     .option('--corpus <dir>', 'saved cases replayed after the generated runs and reported apart (never part of a verdict)', CORPUS_DIR)
     .option('--no-corpus', 'replay no saved cases')
     .option('--json', 'same as --reporter json')
+    .option('--html <file>', 'also write the report as one self-contained HTML page (docs/reports.md)')
     .option('--target <file|stdio:cmd>', 'check an implementation under test instead (docs/targets.md); with --mask, --replay FILE')
     .option('--mask <constructs>', 'with --target: constructs it cannot express, e.g. endorse,prim:toStr')
     .option('--replay <file.json>', 'with --target: judge a saved target counterexample')
     .addHelpText('after', EXIT_CODES_HELP)
     .action(async (opts: CheckOpts & { target?: string; mask?: string; replay?: string }) => {
+      if (opts.target && opts.html !== undefined) throw new UserError('--html reports LLMbda checks only (not --target)');
       if (opts.target) return runTargetCheck({ ...opts, target: opts.target }, result);
       const started = performance.now();
       const reporter: Reporter = opts.json ? 'json' : opts.reporter ?? 'text';
@@ -161,6 +164,7 @@ export function registerCheck(program: Command, result: CommandResult): void {
       const corpusFailures = opts.variant ? variantCorpusFailures(results) : [];
       result.exitCode = doc.exitCode === 0 && (regressions.length > 0 || corpusFailures.length > 0) ? 1 : doc.exitCode;
       process.stdout.write(render(doc, reporter));
+      if (opts.html !== undefined) writeHtml(opts.html, doc);
       for (const w of scan.warnings) if (reporter !== 'text') process.stderr.write(`llmbda: warning: corpus: ${w}\n`);
     });
 }
