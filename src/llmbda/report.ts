@@ -207,11 +207,22 @@ export function divergenceLines(d: Divergence, variant: string): string[] {
   return [
     `  rule ${d.rule}: ${d.summary}`,
     '  derivation path (rule, pc, conversation label, expression), root first:',
-    ...path.map((s, i) => `  ${'  '.repeat(i)}${i === path.length - 1 ? '▶ ' : '└ '}${s.rule}  pc ${s.pc}  conv ${s.label}  ${s.expr}`),
+    ...pathLines(path),
     '',
     sideBySide(fragmentLines(d.variant).join('\n'), fragmentLines(d.reference).join('\n'), [`under ${variant}`, 'under the reference']),
   ];
 }
+
+/** The path lines, root first, indented by depth (capped); a long path keeps its first and last steps. */
+function pathLines(path: readonly TraceStep[]): string[] {
+  const line = (s: TraceStep, i: number): string =>
+    `  ${'  '.repeat(Math.min(i, MAX_INDENT))}${i === path.length - 1 ? '▶ ' : '└ '}${s.rule}  pc ${s.pc}  conv ${s.label}  ${s.expr}`;
+  const all = path.map(line);
+  if (all.length <= PATH_HEAD + PATH_TAIL + 1) return all;
+  return [...all.slice(0, PATH_HEAD), `  ${'  '.repeat(Math.min(PATH_HEAD, MAX_INDENT))}… ${all.length - PATH_HEAD - PATH_TAIL} more rule applications …`, ...all.slice(-PATH_TAIL)];
+}
+
+const MAX_INDENT = 16, PATH_HEAD = 4, PATH_TAIL = 20;
 
 /** The explanation sections: each run beside the reference, then the first diverging rule application. */
 export function explanationLines(x: CaseExplanation): string[] {
