@@ -16,6 +16,12 @@ import { CATALOGUE } from '../src/variants/catalogue.ts';
 import { variantSemantics } from '../src/variants/variant.ts';
 import { modelOf } from '../src/generators/models.ts';
 import { replay } from '../src/api/hunt.ts';
+import { entryCase, loadEntry } from '../src/llmbda/corpus.ts';
+import { pairCaseReport } from '../src/llmbda/report.ts';
+import { referenceCtx } from '../src/llmbda/context.ts';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const lat = powersetUS;
 const model = modelOf({ kind: 'constant', responses: [['0', '1/3'], ['1', '2/3']] });
@@ -105,4 +111,56 @@ describe('the first diverging rule of every catalogue variant\'s corpus entry is
       expect(r.report).toContain(`rule ${named[0]}:`);
     });
   }
+});
+
+describe('the explanation of a case (the report as data)', () => {
+  // recv-no-nsu on a model answering "0" with 1/3 and "1" with 2/3: run 0 asks at pc ["U"], run 1 does not.
+  const entry = {
+    version: 1, variant: 'recv-no-nsu', suite: 'tipni', lattice: 'powerset-us', kind: 'pair', observer: '[]', pc: '[]',
+    programs: ['["U"]:recv', '["U"]:[]'], conversations: [{ label: '[]', messages: [] }, { label: '[]', messages: [] }],
+    model: { kind: 'constant', responses: [['0', '1/3'], ['1', '2/3']] }, fuel: 4, size: 4, expected: { reference: 'holds', variant: 'fails' },
+  };
+
+  it('gives each run\'s exact outcomes under the variant and the reference, before erasure and as m sees them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'llmbda-explain-'));
+    try {
+      const file = join(dir, 'recv-thirds.json');
+      writeFileSync(file, JSON.stringify(entry));
+      const r = await replay(file);
+      const [run0, run1] = r.explanation!.runs;
+      expect(run0!.variant.finals.map((f) => [f.weight.fraction, f.config, f.observed])).toEqual([
+        ['1/3', '[]:["0"] ⊢ []:[[]:true, []:0]', '[]:["0"] ⊢ []:[[]:true, []:0]'],
+        ['2/3', '[]:["1"] ⊢ []:[[]:true, []:1]', '[]:["1"] ⊢ []:[[]:true, []:1]'],
+      ]);
+      expect(run0!.reference!.finals).toEqual([]);
+      expect(run0!.reference!.missing).toEqual([{ weight: { fraction: '1', decimal: '1.000000' }, what: 'stuck at Recv: pc ["U"] does not flow to conversation label []' }]);
+      expect(run0!.divergence!.rule).toBe('Recv');
+      expect(run0!.divergence!.kind).toBe('premise-count');
+      expect(run1!.divergence).toBeNull();
+      expect(run1!.variant.finals.map((f) => [f.weight.fraction, f.config, f.observed])).toEqual([['1', '[]:[] ⊢ ["U"]:[]', '[]:[] ⊢ •']]);
+      expect(r.explanation!.observed!.maxSum.fraction).toBe('2');
+      expect(r.report).toMatch(/\n {6}1\/3 {2}\[\]:\["0"\] ⊢ \[\]:\[\[\]:true, \[\]:0\]/);
+      expect(r.report).toContain('Legend:\n  l:e');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('under the reference itself there is nothing to compare: outcomes only, no divergence', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'llmbda-explain-'));
+    try {
+      const file = join(dir, 'recv-thirds.json');
+      writeFileSync(file, JSON.stringify({ ...entry, variant: 'reference', expected: { reference: 'holds', variant: 'holds' } }));
+      const lat = powersetUS;
+      const c = entryCase(file, loadEntry(file), lat);
+      if (c.kind !== 'pair') throw new Error('a pair entry');
+      const cr = pairCaseReport(referenceCtx(lat), c.value, { variant: 'reference', variantDescription: '', suite: 'tipni', suiteTitle: '', lattice: lat.name, reason: '', replay: [] });
+      expect(cr.explanation.runs.map((x) => [x.reference, x.divergence])).toEqual([[null, null], [null, null]]);
+      expect(cr.explanation.runs[0]!.variant.missing[0]!.what).toBe('stuck at Recv: pc ["U"] does not flow to conversation label []');
+      expect(cr.text).toContain('Each run (the semantics under test is the reference;');
+      expect(cr.text).not.toContain('First diverging rule application (');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
