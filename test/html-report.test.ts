@@ -135,6 +135,30 @@ describe.skipIf(!HAVE_CHROMIUM)('the HTML report in headless Chromium', () => {
   });
 });
 
+describe('--html on check and hunt (the same page, no browser needed)', () => {
+  it('check writes the failing verdict\'s explanation; hunt the finding\'s; --target refuses --html', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'llmbda-html-'));
+    try {
+      const [check, hunt, target] = await Promise.all([
+        llmbda(['check', '--variant', 'recv-no-nsu', '--suite', 'tipni', '--lattice', 'two-point', '--seed', '3', '--runs', '300', '--html', join(dir, 'check.html')]),
+        llmbda(['hunt', '--variant', 'send-no-nsu', '--lattice', 'powerset-us', '--seed', '1', '--runs', '300', '--html', join(dir, 'hunt.html')]),
+        llmbda(['check', '--target', 'examples/targets/env-interpreter.ts', '--html', join(dir, 'target.html')]),
+      ]);
+      expect(check.code, check.stderr).toBe(1);
+      expect(hunt.code, hunt.stderr).toBe(1);
+      const c = readFileSync(join(dir, 'check.html'), 'utf8'), h = readFileSync(join(dir, 'hunt.html'), 'utf8');
+      expect(c).toMatch(/<h3>First diverging rule application \(run 1\)<\/h3>\n<p>Rule <strong>Recv<\/strong>/);
+      expect(c).toContain('stuck at Recv: pc [&quot;H&quot;] does not flow to conversation label []');
+      expect(h).toMatch(/Rule <strong>Send<\/strong>/);
+      for (const page of [c, h]) expect(page).not.toMatch(/<script|https?:\/\//);
+      expect(target.code).toBe(2);
+      expect(target.stderr.trim()).toBe('llmbda: --html reports LLMbda checks only (not --target)');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('--html write errors', () => {
   it('a folder that does not exist is one clear line (exit 2), not a stack trace', async () => {
     const r = await llmbda(['replay', 'counterexamples/send-no-nsu-powerset-us-1.json', '--html', '/nonexistent-llmbda-dir/report.html']);
