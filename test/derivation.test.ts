@@ -14,6 +14,7 @@ import { parse } from '../src/syntax/parser.ts';
 import { powersetUS } from '../src/lattice/instances.ts';
 import { CATALOGUE } from '../src/variants/catalogue.ts';
 import { variantSemantics } from '../src/variants/variant.ts';
+import { mutantByName } from '../src/variants/mutants.ts';
 import { modelOf } from '../src/generators/models.ts';
 import { replay } from '../src/api/hunt.ts';
 import { entryCase, loadEntry } from '../src/llmbda/corpus.ts';
@@ -89,6 +90,17 @@ describe('derivation traces', () => {
     expect(d.rule).toBe('App');
     expect(d.kind).toBe('premise');
     expect(d.premise).toBe(2);
+  });
+
+  it('a generated mutant (changed label decisions, no replaced rule function) is blamed on the rule whose decision changed', () => {
+    const m = mutantByName('m-send-nsu-off')!;
+    expect(Object.keys(m.rules)).toEqual([]);
+    const e = parse('["U"]:(send false)', lat);
+    const v = traceEvaluation(model, lat, lat.bottom, conv, e, 5, variantSemantics(m));
+    const r = traceEvaluation(model, lat, lat.bottom, conv, e, 5, REFERENCE);
+    if (v.kind !== 'traced' || r.kind !== 'traced') throw new Error('not traced');
+    expect(firstDivergence(lat, v.root!, r.root!)!.rule).toBe('Send');
+    expect(Object.keys(m.decisions!)).toEqual(['Send']);
   });
 
   it('an evaluation over the step budget is reported as untraced, not thrown', () => {
