@@ -220,15 +220,22 @@ async function runHunt(flags: HuntFlags, reporter: Reporter): Promise<number> {
   // The report first, then the save: a save that fails never costs the finding.
   const doc = huntDocument(r, { version: packageVersion(), expectLeak: Boolean(flags.expectLeak), variantSpec: flags.variant! });
   process.stdout.write(render(doc, reporter));
-  if (flags.html !== undefined) writeHtml(flags.html, doc);
   if (f) {
     save(f.entry);
     if (saved && reporter === 'text') process.stdout.write(`${describeSave(saved)}\n`);
   }
-  if (saveError !== undefined) {
-    process.stderr.write(`llmbda: ${saveError}\n`);
-    return 2;
+  // The page after the save: a page that cannot be written never costs the saved finding.
+  let htmlError: string | undefined;
+  if (flags.html !== undefined) {
+    try {
+      writeHtml(flags.html, doc);
+    } catch (e) {
+      if (!(e instanceof UserError)) throw e;
+      htmlError = e.message;
+    }
   }
+  for (const err of [saveError, htmlError]) if (err !== undefined) process.stderr.write(`llmbda: ${err}\n`);
+  if (saveError !== undefined || htmlError !== undefined) return 2;
   if (r.status === 'inconclusive' && !flags.expectLeak) return EXIT_INCONCLUSIVE;
   return doc.exitCode;
 }
