@@ -69,7 +69,8 @@ describe('reporters', () => {
     expect(doc.ok).toBe(false);
     expect(doc.cases.map((c) => [c.id, c.verdict, c.result])).toEqual([['lemma2/two-point', 'holds', 'passed'], ['tipni/two-point', 'fails', 'failed']]);
     expect(json.stdout).not.toMatch(/#####|\.{10}/); // no bar charts, even in the human texts (the fractions stay)
-    expect(json.stdout).toMatch(/ {8}0 {8}1 {2}\[\]:\[\\"0\\"\] ⊢/);
+    // (the response depends on how far check's time-budgeted minimiser simplified the model: "0" when idle)
+    expect(json.stdout).toMatch(/ {8}0 {8}1 {2}\[\]:\[\\"[^\\]*\\"\] ⊢/);
     expect(doc.cases[1]!.counterexample!.reason).toBe('observer distributions are incompatible: Σ max = 2 > 1');
     expect(doc.cases[1]!.replay).toEqual([`npx llmbda check --suite tipni --lattice 'two-point' --seed 3 --runs 300 --variant recv-no-nsu --path '134:0:1:0:1:1:0:3:1:1:1:1:1:1:1:1'`]);
     expect(gh.stdout).toMatch(/^::error title=llmbda check%3A tipni on two-point FAILS::tipni on two-point: Theorem 1 .*%0A/m);
