@@ -9,7 +9,7 @@ import pc from 'picocolors';
 import { SHIPPED_LATTICES, resolveLattice } from '../lattice/registry.ts';
 import { PPMF_SUITES, PPMF_BRIDGE_SUITES, LLMBDA_SUITES, checkSuiteNames } from '../api/registry.ts';
 import { poolSize, runPool } from '../runner/pool.ts';
-import { CHECK_JOBS, jobCost, jobError, type Job, type JobResult } from '../api/jobs.ts';
+import { CHECK_JOBS, checkReplayCommand, jobCost, jobError, type Job, type JobResult } from '../api/jobs.ts';
 import { availableParallelism } from 'node:os';
 import { withInterrupts } from './interrupt.ts';
 import { CORPUS_DIR, loadEntry, scanCorpus, slug } from '../llmbda/corpus.ts';
@@ -19,7 +19,7 @@ import { suiteRefusal } from '../llmbda/variant-ctx.ts';
 import { UserError } from '../util/absurd.ts';
 import { DEFAULT_CASE_TIMEOUT_MS, duration, positiveInt, seed32 } from './common.ts';
 import { NON_VACUITY_ALPHA, type ThresholdJudgement } from '../runner/suite.ts';
-import { checkDocument, render, reporterFlag, REPORTERS, type Reporter } from '../report/index.ts';
+import { checkDocument, render, reporterFlag, REPORTERS, writeHtml, type Reporter } from '../report/index.ts';
 import { ProgressLine } from './progress.ts';
 import { packageVersion } from './main.ts';
 import { EXIT_CODES_HELP } from './exit-codes.ts';
@@ -34,6 +34,7 @@ interface CheckOpts {
   lattice?: string[];
   variant?: string;
   json?: boolean;
+  html?: string;
   reporter?: Reporter;
   path?: string;
   time?: number;
@@ -65,11 +66,13 @@ export function registerCheck(program: Command, result: CommandResult): void {
     .option('--corpus <dir>', 'saved cases replayed after the generated runs and reported apart (never part of a verdict)', CORPUS_DIR)
     .option('--no-corpus', 'replay no saved cases')
     .option('--json', 'same as --reporter json')
+    .option('--html <file>', 'also write the report as one self-contained HTML page (docs/reports.md)')
     .option('--target <file|stdio:cmd>', 'check an implementation under test instead (docs/targets.md); with --mask, --replay FILE')
     .option('--mask <constructs>', 'with --target: constructs it cannot express, e.g. endorse,prim:toStr')
     .option('--replay <file.json>', 'with --target: judge a saved target counterexample')
     .addHelpText('after', EXIT_CODES_HELP)
     .action(async (opts: CheckOpts & { target?: string; mask?: string; replay?: string }) => {
+      if (opts.target && opts.html !== undefined) throw new UserError('--html reports LLMbda checks only (not --target)');
       if (opts.target) return runTargetCheck({ ...opts, target: opts.target }, result);
       const started = performance.now();
       const reporter: Reporter = opts.json ? 'json' : opts.reporter ?? 'text';
@@ -161,6 +164,7 @@ export function registerCheck(program: Command, result: CommandResult): void {
       const corpusFailures = opts.variant ? variantCorpusFailures(results) : [];
       result.exitCode = doc.exitCode === 0 && (regressions.length > 0 || corpusFailures.length > 0) ? 1 : doc.exitCode;
       process.stdout.write(render(doc, reporter));
+      if (opts.html !== undefined) writeHtml(opts.html, doc);
       for (const w of scan.warnings) if (reporter !== 'text') process.stderr.write(`llmbda: warning: corpus: ${w}\n`);
     });
 }
@@ -181,13 +185,15 @@ export function withBudget(jobs: readonly Job[], budgetMs: number, workers: numb
 /** The command that reproduces a failed job's printed case exactly. */
 export function replayCommand(r: JobResult, variant?: string): string {
   const c = r.counterexample!;
-  return `npx llmbda check --suite ${r.job.suite} --lattice '${r.job.lattice}' --seed ${c.seed} --runs ${r.job.runs}${variant ? ` --variant ${variant}` : ''} --path '${c.path}'`;
+  return checkReplayCommand({ ...r.job, ...(variant ? { variant } : {}) }, c.seed, c.path);
 }
 
 /** The details of one verdict that did not hold: its counterexample or why it is vacuous. */
 export function failureDetails(r: JobResult, variant?: string): string[] {
   const out = [pc.bold(`${r.job.suite} on ${r.job.lattice}: ${r.title}`)];
-  if (r.counterexample) {
+  // An LLMbda case prints the report `llmbda hunt` prints (src/llmbda/report.ts); other systems their own lines.
+  if (r.counterexample && r.report !== undefined) out.push(r.report);
+  else if (r.counterexample) {
     const c = r.counterexample;
     out.push(`counterexample after ${c.testsToFailure} tests, ${c.shrinks} shrinks:`, c.pretty, `why: ${c.reason}`, `replay: ${replayCommand(r, variant)}`);
   }

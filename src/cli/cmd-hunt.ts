@@ -20,7 +20,7 @@ import type { ReplayResult } from '../api/hunt.ts';
 import { existsSync, statSync } from 'node:fs';
 import { Option } from 'commander';
 import { corpusFiles } from '../llmbda/corpus.ts';
-import { huntDocument, render, replayDocument, reporterFlag, REPORTERS, type Reporter } from '../report/index.ts';
+import { huntDocument, render, replayDocument, reporterFlag, REPORTERS, writeHtml, type Reporter } from '../report/index.ts';
 import { packageVersion } from './main.ts';
 import { EXIT_CODES_HELP } from './exit-codes.ts';
 import { allSuiteNames, ENDORSE_SUITES, PPMF_SUITES } from '../api/registry.ts';
@@ -41,6 +41,7 @@ interface HuntFlags {
   json?: boolean;
   reporter?: Reporter;
   expectLeak?: boolean;
+  html?: string;
   out?: string;
   minimise: boolean;
   caseTimeout: number;
@@ -74,10 +75,12 @@ export function registerHunt(program: Command, result: CommandResult): void {
     .option('--expect-leak', 'the variant is known to be bad: exit 0 when a counterexample is found, 1 when none is ("still caught" jobs)')
     .option('--reporter <kind>', `output: ${REPORTERS.join(', ')} (see docs/ci.md)`, reporterFlag, 'text')
     .option('--json', 'same as --reporter json')
+    .option('--html <file>', 'also write the report as one self-contained HTML page (docs/reports.md)')
     .addHelpText('after', EXIT_CODES_HELP)
     .option('--target <file|stdio:cmd>', 'hunt in an implementation under test instead (docs/targets.md; saved with --out)')
     .option('--mask <constructs>', 'with --target: constructs it cannot express, e.g. endorse,prim:toStr')
     .action(async (flags: HuntFlags & { target?: string; mask?: string }) => {
+      if (flags.html !== undefined && (flags.target || flags.system !== 'llmbda')) throw new UserError('--html reports LLMbda hunts only (not --target or --system other than llmbda)');
       if (flags.target) return runTargetHunt({ ...flags, target: flags.target }, result);
       const reporter: Reporter = flags.json ? 'json' : flags.reporter ?? 'text';
       const found = (f: boolean): number => (f === Boolean(flags.expectLeak) ? 0 : 1);
@@ -110,12 +113,13 @@ export function registerHunt(program: Command, result: CommandResult): void {
     .option('--case-timeout <duration>', 'wall-clock limit of each judgement (a looping user rule is stopped and named)', duration('--case-timeout'), DEFAULT_CASE_TIMEOUT_MS)
     .option('--reporter <kind>', `output: ${REPORTERS.join(', ')} (see docs/ci.md)`, reporterFlag, 'text')
     .option('--json', 'same as --reporter json')
+    .option('--html <file>', 'also write the report as one self-contained HTML page (docs/reports.md)')
     .addHelpText('after', EXIT_CODES_HELP)
-    .action(async (args: string[], flags: { variant?: string; lattice?: string; json?: boolean; reporter?: Reporter; caseTimeout: number }) => {
+    .action(async (args: string[], flags: { variant?: string; lattice?: string; json?: boolean; reporter?: Reporter; caseTimeout: number; html?: string }) => {
       const started = performance.now();
       const reporter: Reporter = flags.json ? 'json' : flags.reporter ?? 'text';
       const files = expandCorpusArgs(args);
-      type Replayed = Pick<ReplayResult, 'file' | 'entry' | 'ok' | 'reference' | 'variant' | 'report'>;
+      type Replayed = Pick<ReplayResult, 'file' | 'entry' | 'ok' | 'reference' | 'variant' | 'report' | 'explanation'>;
       const done: ({ file: string; result: Replayed; timeMs: number } | { file: string; error: string })[] = [];
       for (const file of files) {
         const t0 = performance.now();
@@ -140,6 +144,7 @@ export function registerHunt(program: Command, result: CommandResult): void {
       const doc = replayDocument(done, { version: packageVersion(), timeMs: performance.now() - started, text });
       result.exitCode = errors.length > 0 ? 2 : doc.exitCode;
       process.stdout.write(render(doc, reporter));
+      if (flags.html !== undefined) writeHtml(flags.html, doc);
     });
 }
 
@@ -219,10 +224,18 @@ async function runHunt(flags: HuntFlags, reporter: Reporter): Promise<number> {
     save(f.entry);
     if (saved && reporter === 'text') process.stdout.write(`${describeSave(saved)}\n`);
   }
-  if (saveError !== undefined) {
-    process.stderr.write(`llmbda: ${saveError}\n`);
-    return 2;
+  // The page after the save: a page that cannot be written never costs the saved finding.
+  let htmlError: string | undefined;
+  if (flags.html !== undefined) {
+    try {
+      writeHtml(flags.html, doc);
+    } catch (e) {
+      if (!(e instanceof UserError)) throw e;
+      htmlError = e.message;
+    }
   }
+  for (const err of [saveError, htmlError]) if (err !== undefined) process.stderr.write(`llmbda: ${err}\n`);
+  if (saveError !== undefined || htmlError !== undefined) return 2;
   if (r.status === 'inconclusive' && !flags.expectLeak) return EXIT_INCONCLUSIVE;
   return doc.exitCode;
 }

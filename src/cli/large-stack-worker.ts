@@ -15,7 +15,7 @@ try {
     const { replay } = await import('../api/hunt.ts');
     const a = args as { file: string; variant?: string; lattice?: string };
     const r = await replay(a.file, { ...(a.variant !== undefined ? { variant: a.variant } : {}), ...(a.lattice !== undefined ? { lattice: a.lattice } : {}) });
-    value = { file: r.file, entry: r.entry, ok: r.ok, reference: r.reference, variant: r.variant, report: r.report };
+    value = { file: r.file, entry: r.entry, ok: r.ok, reference: r.reference, variant: r.variant, report: r.report, explanation: r.explanation };
   } else {
     const { executeHunt } = await import('./hunt-task.ts');
     value = await executeHunt(args as Parameters<typeof executeHunt>[0], emit);
