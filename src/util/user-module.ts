@@ -12,6 +12,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { UserError } from './absurd.ts';
 import { userLine } from './user-code.ts';
+import { enterLoading, leaveLoading } from './heartbeat.ts';
 
 /** Is `file` inside a package whose nearest package.json says `"type": "module"`? */
 function inEsmScope(file: string): boolean {
@@ -53,9 +54,12 @@ export async function importUserModule(file: string, what: string): Promise<Reco
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new UserError(`could not load ${what} ${file}: it did not finish loading within ${limit / 1000} s (a top-level await that never settles?)`)), limit);
   });
+  // A supervising thread's watchdog sees this and stops even a synchronous loop at the file's top level.
+  const loading = enterLoading(file);
   try {
     return await Promise.race([importUserModuleNow(file, what), timeout]);
   } finally {
+    leaveLoading(loading);
     clearTimeout(timer);
   }
 }
