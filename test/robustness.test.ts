@@ -257,7 +257,7 @@ describe.concurrent('user code in a sandbox of time', () => {
   it('a lattice file whose top-level await never settles is reported within the import limit, exit 2', async () => {
     const r = await llmbda(['check', '--lattice', `${FIX}/never-settles.ts`, '--runs', '10'], { env: { LLMBDA_IMPORT_TIMEOUT_MS: '1500' } });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/could not load lattice file .*never-settles\.ts: it did not finish loading within 1\.5 s/);
+    expect(r.stderr).toMatch(/^llmbda: user code did not finish loading in lattice file \S*never-settles\.ts within 1\.5 s/);
   }, 150_000);
 });
 
@@ -351,7 +351,7 @@ describe.concurrent('the remaining gaps: loading, memory, regexes, huge messages
     ]);
     for (const r of runs) {
       expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(/^llmbda: user code did not finish loading in \S*test\/fixtures\/robust\/loop-import\.ts within 2\.0 s/);
+      expect(r.stderr).toMatch(/^llmbda: user code did not finish loading in lattice file \S*test\/fixtures\/robust\/loop-import\.ts within 2\.0 s/);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
     }
   }, 200_000);
@@ -364,8 +364,20 @@ describe.concurrent('the remaining gaps: loading, memory, regexes, huge messages
     ]);
     for (const r of [variant, prims]) {
       expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(/user code did not finish loading in test\/fixtures\/robust\/loop-import\.ts within 2\.0 s/);
+      expect(r.stderr).toMatch(/user code did not finish loading in (variant|primitives) file test\/fixtures\/robust\/loop-import\.ts within 2\.0 s/);
     }
+  }, 200_000);
+
+  it('commands that import user files in the CLI thread (leak --lattice, --target) probe them in a watched worker first', async () => {
+    const env = { LLMBDA_IMPORT_TIMEOUT_MS: '2000' };
+    const [leak, target] = await Promise.all([
+      llmbda(['leak', 'examples/fenton-denning.lam', '--secret', 'secret', '--domain', 'true,false', '--lattice', `${FIX}/loop-import.ts`], { env }),
+      llmbda(['check', '--target', `${FIX}/loop-import.ts`, '--runs', '5'], { env }),
+    ]);
+    expect(leak.code).toBe(2);
+    expect(leak.stderr).toMatch(/^llmbda: user code did not finish loading in lattice file \S*loop-import\.ts within 2\.0 s/);
+    expect(target.code).toBe(2);
+    expect(target.stderr).toMatch(/^llmbda: user code did not finish loading in target module \S*loop-import\.ts within 2\.0 s/);
   }, 200_000);
 
   it('a run whose outcomes explode is stopped by --max-memory-mb with a clear message, exit 2 (not a dead process)', async () => {
@@ -430,14 +442,18 @@ describe.concurrent('the remaining gaps: loading, memory, regexes, huge messages
   }, 150_000);
 
   it('SIGINT during replay prints the entries replayed so far and exits 130', async () => {
-    const r = await signalled(['replay', 'counterexamples'], 5000, 'SIGINT');
+    // Each file is judged in its own worker, which loads the variant: its second announcement means one file is done.
+    const loads = (s: string): number => s.split('announce-variant loaded').length - 1;
+    const r = await signalled(['replay', 'counterexamples', '--variant', `${FIX}/announce-variant.ts`], ({ stderr }) => loads(stderr) >= 2, 'SIGINT');
     expect(r.code).toBe(130);
-    expect(r.stdout).toMatch(/INTERRUPTED \(SIGINT\): replayed \d+ entr(y|ies): \d+ as recorded, 0 regressed, 0 could not be loaded; \d+ of \d+ not replayed\./);
+    expect(r.stdout).toMatch(/^Replaying counterexamples\//);
+    expect(r.stdout).toMatch(/INTERRUPTED \(SIGINT\): replayed [1-9]\d* entr(y|ies): \d+ as recorded, \d+ regressed, 0 could not be loaded; [1-9]\d* of \d+ not replayed\./);
     expect(r.endedAfterSignalMs).toBeLessThan(3000);
   }, 150_000);
 
   it('hunt --system ppmf runs supervised: SIGTERM prints what is known and exits 143', async () => {
-    const r = await signalled(['hunt', '--system', 'ppmf', '--variant', 'ppmf', '--time', '60s', '--seed', '1'], 4000, 'SIGTERM');
+    // No output to wait for (a clean system finds nothing): 15 s is well past the CLI's start even on a busy machine.
+    const r = await signalled(['hunt', '--system', 'ppmf', '--variant', 'ppmf', '--time', '120s', '--seed', '1'], 15_000, 'SIGTERM');
     expect(r.code).toBe(143);
     expect(r.stdout).toBe('INTERRUPTED (SIGTERM): no counterexample found yet on --system ppmf (seed 1).\n');
     expect(r.endedAfterSignalMs).toBeLessThan(3000);

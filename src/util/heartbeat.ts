@@ -25,6 +25,11 @@ export function installHeartbeat(buf: SharedArrayBuffer, onSite: (id: number, wh
   for (const [where, id] of sites) onSite(id, where);
 }
 
+/** Is this thread watched by a supervisor (a shared buffer installed)? */
+export function isWatched(): boolean {
+  return shared !== undefined;
+}
+
 /** One unit of progress (a case judged, a minimiser step). */
 export function beat(): void {
   if (shared) Atomics.add(shared, BEATS, 1);
@@ -132,7 +137,11 @@ export function showSeconds(ms: number): string {
   return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
 }
 
-/** The message for a file that did not finish loading. */
+/**
+ * The message for a user file that did not finish loading (`file` as `enterLoading` named it, e.g. "lattice
+ * file x.ts"): the same whether the loader's own timer saw it (an await that never settles) or the watchdog
+ * (a synchronous loop), which may also be a slow compile on a busy machine.
+ */
 export function loadingMessage(file: string, ms: number): string {
-  return `user code did not finish loading in ${file} within ${showSeconds(ms)} (LLMBDA_IMPORT_TIMEOUT_MS; a loop at its top level?)`;
+  return `user code did not finish loading in ${file} within ${showSeconds(ms)} (LLMBDA_IMPORT_TIMEOUT_MS; a loop or a never-settling await at its top level?)`;
 }
