@@ -137,9 +137,8 @@ export function registerHunt(program: Command, result: CommandResult): void {
           }
         }
       });
-      const ok = done.filter((d) => 'result' in d && d.result.ok).length;
       const errors = done.filter((d) => 'error' in d);
-      const summary = `Replayed ${done.length} entr${done.length === 1 ? 'y' : 'ies'}: ${ok} as recorded, ${done.length - ok - errors.length} regressed, ${errors.length} could not be loaded.`;
+      const summary = `Replayed ${summaryOf()}.`;
       const text = [
         ...done.map((d) => ('error' in d ? `Replaying ${d.file}\n  ERROR: ${d.error}` : d.result.report)),
         ...(done.length > 1 ? ['', summary] : []),
