@@ -12,7 +12,7 @@
 import { Worker } from 'node:worker_threads';
 import { UserError } from '../util/absurd.ts';
 import { StackLimitError } from '../semantics/ev.ts';
-import { BEATS, HEARTBEAT_BYTES, loadingMessage, showSeconds, Watchdog } from '../util/heartbeat.ts';
+import { BEATS, HEARTBEAT_BYTES, loadingMessage, noProgress, Watchdog } from '../util/heartbeat.ts';
 import { importTimeoutMs } from '../util/user-module.ts';
 
 /** Tasks a worker can run, by name. */
@@ -93,7 +93,7 @@ export function startInWorker<T>(task: TaskName, args: unknown, opts: WorkerTask
         if (!stall) return;
         if (stall.kind === 'loading') { finish(() => reject(new UserError(loadingMessage(stall.file, stall.ms)))); return; }
         const where = stall.site ? `in ${stall.site}` : stall.beats === 0 && opts.graceMs === undefined ? 'before the first case (loading the lattice, variant or primitive files)' : 'in the evaluator';
-        finish(() => reject(new UserError(`${what()} timed out ${where}: no progress for ${showSeconds(stall.ms)} (--case-timeout ${(limit / 1000).toString()}s)`)));
+        finish(() => reject(new UserError(`${what()} timed out ${where}: ${noProgress(stall)} (--case-timeout ${(limit / 1000).toString()}s)`)));
       }, Math.min(250, Math.max(20, limit / 4)));
       timer.unref();
     }

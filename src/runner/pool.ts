@@ -133,7 +133,7 @@ export async function runPool<J, R>(jobs: readonly J[], mod: JobModule<J, R>, op
             const stall = dog.poll();
             if (!stall) return;
             stopJob(timedOut, stall.kind === 'loading' ? loadingMessage(stall.file, stall.ms)
-              : `a case timed out ${stall.site ? `in ${stall.site}` : 'in the evaluator'}: no progress for ${(limit / 1000).toString()} s (--case-timeout)`);
+              : `a case timed out ${stall.site ? `in ${stall.site}` : 'in the evaluator'}: no progress for ${(stall.ms / 1000).toString()} s${stall.clock === 'cpu' ? ' of its CPU time' : ''} (--case-timeout)`);
           }, Math.min(250, Math.max(20, limit / 4)));
         }
         w.postMessage({ id: item.i, job: item.job });
