@@ -22,7 +22,7 @@ export function integer(flag: string): (v: string) => number {
   };
 }
 
-/** Default per-case wall-clock limit of every command (a case normally takes milliseconds). */
+/** Default per-case time limit of every command (CPU time of the thread on Linux) (a case normally takes milliseconds). */
 export const DEFAULT_CASE_TIMEOUT_MS = 10_000;
 
 /** The largest seed: seeds are 32-bit (fast-check's generator takes them modulo 2^32). */

@@ -24,7 +24,7 @@ export const MAX_STACK_MB = 4096;
 /** How to supervise a task. */
 export interface WorkerTaskOptions {
   readonly stackMb: number;
-  /** The per-case wall-clock limit (ms); no watchdog when absent. */
+  /** The per-case limit (ms; CPU time of the worker thread where known, see Watchdog); no watchdog when absent. */
   readonly caseTimeoutMs?: number;
   /** The limit before the first case (loading user files); default max(3 × the case limit, 15 s). */
   readonly graceMs?: number;
