@@ -6,7 +6,7 @@
 import { defaultSeed } from '../runner/seed.ts';
 import type { Command } from 'commander';
 import pc from 'picocolors';
-import { SHIPPED_LATTICES, resolveLattice } from '../lattice/registry.ts';
+import { SHIPPED_LATTICES } from '../lattice/registry.ts';
 import { PPMF_SUITES, PPMF_BRIDGE_SUITES, LLMBDA_SUITES, checkSuiteNames } from '../api/registry.ts';
 import { poolSize, runPool } from '../runner/pool.ts';
 import { CHECK_JOBS, checkReplayCommand, jobCost, jobError, type Job, type JobResult } from '../api/jobs.ts';
@@ -14,10 +14,10 @@ import { availableParallelism } from 'node:os';
 import { withInterrupts } from './interrupt.ts';
 import { CORPUS_DIR, loadEntry, scanCorpus, slug } from '../llmbda/corpus.ts';
 import { latticeByName } from '../lattice/registry.ts';
-import { resolveVariant } from '../variants/catalogue.ts';
-import { suiteRefusal } from '../llmbda/variant-ctx.ts';
+import { executeLoad, isUserFile, type LoadTaskArgs, type LoadTaskResult } from './load-task.ts';
+import { startInWorker } from './large-stack.ts';
 import { UserError } from '../util/absurd.ts';
-import { DEFAULT_CASE_TIMEOUT_MS, duration, positiveInt, seed32 } from './common.ts';
+import { DEFAULT_CASE_TIMEOUT_MS, DEFAULT_MAX_MEMORY_MB, duration, memoryMb, positiveInt, seed32 } from './common.ts';
 import { NON_VACUITY_ALPHA, type ThresholdJudgement } from '../runner/suite.ts';
 import { checkDocument, render, reporterFlag, REPORTERS, writeHtml, type Reporter } from '../report/index.ts';
 import { ProgressLine } from './progress.ts';
@@ -42,6 +42,7 @@ interface CheckOpts {
   progress: boolean;
   caseTimeout: number;
   maxSteps?: number;
+  maxMemoryMb: number;
   corpus: string | false;
 }
 
@@ -61,8 +62,9 @@ export function registerCheck(program: Command, result: CommandResult): void {
     .option('--workers <n>', `worker threads (default and most: one per core, here ${availableParallelism()})`, positiveInt('--workers'))
     .option('--reporter <kind>', `output: ${REPORTERS.join(', ')} (see docs/ci.md)`, reporterFlag, 'text')
     .option('--no-progress', 'no progress line (it is only drawn on a terminal anyway)')
-    .option('--case-timeout <duration>', 'wall-clock limit per case: a stuck case ends its verdict as an error naming where it was stuck', duration('--case-timeout'), DEFAULT_CASE_TIMEOUT_MS)
+    .option('--case-timeout <duration>', 'time limit per case (CPU time of its thread on Linux, else wall clock): a stuck case ends its verdict as an error naming where it was stuck', duration('--case-timeout'), DEFAULT_CASE_TIMEOUT_MS)
     .option('--max-steps <n>', 'evaluation steps per run before a case is discarded as too expensive', positiveInt('--max-steps'))
+    .option('--max-memory-mb <n>', `heap cap of each worker thread in MB: a case that exhausts it ends its verdict as an error (default ${DEFAULT_MAX_MEMORY_MB})`, memoryMb('--max-memory-mb'), DEFAULT_MAX_MEMORY_MB)
     .option('--corpus <dir>', 'saved cases replayed after the generated runs and reported apart (never part of a verdict)', CORPUS_DIR)
     .option('--no-corpus', 'replay no saved cases')
     .option('--json', 'same as --reporter json')
@@ -79,8 +81,12 @@ export function registerCheck(program: Command, result: CommandResult): void {
       const seed = opts.seed ?? defaultSeed();
       const lattices = opts.lattice ?? [...SHIPPED_LATTICES];
       const userLattices = lattices.filter((l) => /\.(ts|js|mts|mjs)$/.test(l));
-      // Validate lattices up front, in this thread, so a bad file fails with one clear message.
-      for (const l of lattices) await resolveLattice(l);
+      // Validate lattices and the variant up front, so a bad file fails with one clear message; user files load in a
+      // supervised worker (a file that loops at its top level is stopped by the import limit), shipped names here.
+      const loadArgs: LoadTaskArgs = { lattices, ...(opts.variant ? { variant: opts.variant } : {}), named: opts.suite !== undefined };
+      const loaded = lattices.some(isUserFile) || (opts.variant !== undefined && isUserFile(opts.variant))
+        ? await startInWorker<LoadTaskResult>('load', loadArgs, { stackMb: 64, caseTimeoutMs: opts.caseTimeout, maxMemoryMb: opts.maxMemoryMb }).result
+        : await executeLoad(loadArgs);
       const known = new Set(checkSuiteNames());
       for (const s of opts.suite ?? []) if (!known.has(s)) throw new UserError(`unknown suite ${JSON.stringify(s)}; suites are ${[...known].join(', ')}`);
       const wanted = (s: string): boolean => !opts.suite || opts.suite.includes(s);
@@ -100,11 +106,10 @@ export function registerCheck(program: Command, result: CommandResult): void {
       if (wanted('distributions') && userLattices.length === 0 && !opts.variant) jobs.push({ ...base, suite: 'distributions', lattice: '-' });
       // A suite that cannot judge the variant (it needs a ⇓♯ or a peval the variant lacks) is refused when
       // named, and left out, with a note, otherwise: never a verdict against another semantics' side.
-      const variant = opts.variant ? await resolveVariant(opts.variant) : undefined;
       const refusedSuites: string[] = [];
       for (const s of LLMBDA_SUITES) {
         if (!wanted(s.name)) continue;
-        const refused = variant ? suiteRefusal(s, variant, { named: opts.suite !== undefined }) : undefined;
+        const refused = loaded.refusals[s.name];
         if (refused && opts.suite) throw new UserError(refused);
         if (refused) { refusedSuites.push(refused); continue; }
         for (const l of lattices) {
@@ -137,7 +142,7 @@ export function registerCheck(program: Command, result: CommandResult): void {
       const finished: JobResult[] = [];
       const tick = (r: JobResult, _d: number): void => { finished.push(r); running.delete(r.job); doneCases += r.job.runs; draw(); };
       // Every job runs in a worker thread: this thread stays free for signals, and a stuck case is stopped.
-      const pool = { threads: true, caseTimeoutMs: opts.caseTimeout, timedOut: jobError, ...(onCase ? { onCase } : {}) } as const;
+      const pool = { threads: true, caseTimeoutMs: opts.caseTimeout, maxMemoryMb: opts.maxMemoryMb, timedOut: jobError, ...(onCase ? { onCase } : {}) } as const;
       const { results, brokenUser } = await withInterrupts((signal) => {
         progress?.stop();
         if (reporter === 'json') {

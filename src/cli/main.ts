@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { UserError } from '../util/absurd.ts';
+import { probeUserImports } from '../util/user-module.ts';
 import { BudgetExceeded, StackLimitError } from '../semantics/errors.ts';
 import { registerRun } from './cmd-run.ts';
 import { registerCheck } from './cmd-check.ts';
@@ -37,6 +38,8 @@ export interface CommandResult { exitCode: number }
 
 export async function main(argv: readonly string[]): Promise<number> {
   const result: CommandResult = { exitCode: 0 };
+  // User files imported in this thread (leak --lattice, --target modules) are first loaded in a watched worker.
+  probeUserImports(true);
   const program = new Command();
   program
     .name('llmbda')
