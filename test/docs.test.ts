@@ -50,7 +50,7 @@ for (const file of DOC_FILES) {
   describe(`docs: ${file} shows what the commands print`, () => {
     let scratch: Scratch;
     beforeAll(() => {
-      scratch = makeScratch(REPO, ['examples', 'counterexamples'], []);
+      scratch = makeScratch(REPO, ['examples', 'counterexamples', 'tsconfig.json'], ['src', 'properties', 'node_modules']);
     });
     afterAll(() => scratch.dispose());
     for (const b of blocks) {

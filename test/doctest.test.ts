@@ -74,6 +74,9 @@ describe('doctest: running blocks in a scratch copy', () => {
   it('checks the exit code (0 unless the marker says exit=N)', async () => {
     expect(await run('```console\n$ exit 1\n```\n')).toMatch(/exit code 1, the block expects 0/);
     expect(await run('<!-- doctest: exit=1 -->\n```console\n$ exit 1\n```\n')).toBeUndefined();
+    // exit=N is the last command's; a setup command before it must succeed
+    expect(await run('<!-- doctest: exit=1 -->\n```console\n$ true\n$ exit 1\n```\n')).toBeUndefined();
+    expect(await run('<!-- doctest: exit=1 -->\n```console\n$ exit 1\n$ exit 1\n```\n')).toMatch(/exit code 1, the block expects 0/);
   });
 
   it('runs in the scratch copy, where npx llmbda is this checkout\'s CLI', async () => {

@@ -224,9 +224,11 @@ export async function runBlock(block: DocBlock, scratch: Scratch): Promise<strin
   if (typeof marker === 'string') return marker;
   if (typeof steps === 'string') return steps;
   if (marker.kind === 'skip') return undefined;
-  for (const s of steps) {
+  for (const [i, s] of steps.entries()) {
     const r = await runCommand(s.command, scratch.dir, scratch.env);
-    if (r.code !== marker.exit) return `$ ${s.command}\nexit code ${r.code}, the block expects ${marker.exit}\n--- output ---\n${r.output}`;
+    // exit=N is the last command's code; the commands before it (setting up files) must succeed
+    const exit = i === steps.length - 1 ? marker.exit : 0;
+    if (r.code !== exit) return `$ ${s.command}\nexit code ${r.code}, the block expects ${exit}\n--- output ---\n${r.output}`;
     const problem = compareOutput(s.expected, normalise(r.output), marker.mode);
     if (problem !== undefined) return `$ ${s.command}\n${problem}`;
   }
