@@ -208,7 +208,7 @@ export function makeScratch(repo: string, copy: readonly string[], link: readonl
 }
 
 /** Run one shell command (stdout and stderr interleaved, as on a terminal). */
-export function runCommand(command: string, cwd: string, env: NodeJS.ProcessEnv, timeoutMs = 90_000): Promise<{ code: number; output: string }> {
+export function runCommand(command: string, cwd: string, env: NodeJS.ProcessEnv, timeoutMs = 240_000): Promise<{ code: number; output: string }> {
   return new Promise((done) => {
     execFile('bash', ['-c', `${command} 2>&1`], { cwd, env, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (err, stdout) => {
       const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
