@@ -6,7 +6,8 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { extractBlocks, lint, makeScratch, parseMarker, runBlock, strayMarkers, type DocBlock, type Scratch } from './helpers/doctest.ts';
+import { buildProgram } from '../src/cli/main.ts';
+import { checkInvocation, extractBlocks, lint, llmbdaInvocations, makeScratch, parseMarker, runBlock, strayMarkers, type DocBlock, type Scratch } from './helpers/doctest.ts';
 
 const REPO = process.cwd();
 
@@ -40,6 +41,19 @@ describe('docs: every fenced block is marked for the doc test', () => {
     console.log(`doc test: ${runnable.length} console blocks run, ${skipped.length} skipped:\n${skipped.map((s) => `  ${s.at}: ${s.reason}`).join('\n')}`);
     for (const s of skipped) expect(s.reason.length, s.at).toBeGreaterThan(10);
     expect(runnable.length).toBeGreaterThan(skipped.length);
+  });
+});
+
+describe('docs: every llmbda command shown (sh, bash and console blocks) names a real command and real flags', () => {
+  it('each invocation parses against the CLI\'s command tree', () => {
+    const program = buildProgram({ exitCode: 0 });
+    const shown = ALL.flatMap((b) => llmbdaInvocations(b).map((w) => ({ at: `${b.file}:${b.line}`, w })));
+    const problems = shown.flatMap(({ at, w }) => {
+      const p = checkInvocation(program, w);
+      return p === undefined ? [] : [`${at}: ${p}  (llmbda ${w.join(' ')})`];
+    });
+    expect(problems, problems.join('\n')).toEqual([]);
+    expect(shown.length).toBeGreaterThan(50);
   });
 });
 

@@ -4,7 +4,8 @@
  * excerpts, `[..]`, `...`, exit codes, skips without a reason, bare fences and stray markers.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { compareOutput, extractBlocks, lint, makeScratch, parseConsole, parseMarker, runBlock, strayMarkers, type DocBlock, type Scratch } from './helpers/doctest.ts';
+import { Command } from 'commander';
+import { checkInvocation, compareOutput, extractBlocks, lint, llmbdaInvocations, makeScratch, parseConsole, parseMarker, runBlock, shellWords, strayMarkers, type DocBlock, type Scratch } from './helpers/doctest.ts';
 
 const REPO = process.cwd();
 
@@ -85,4 +86,26 @@ describe('doctest: running blocks in a scratch copy', () => {
   });
 
   afterAll(() => scratch?.dispose());
+});
+
+describe('doctest: the llmbda commands a doc shows use real flags', () => {
+  const tree = new Command('llmbda');
+  tree.command('hunt').option('--variant <v>').option('--no-progress');
+  tree.command('banking').command('table').option('--detail');
+
+  it('splits shell words (quotes, comments) and finds invocations in sh and console blocks', () => {
+    expect(shellWords(`npx llmbda run a.lam --model 'const:"ok"'   # a comment`)).toEqual(['npx', 'llmbda', 'run', 'a.lam', '--model', 'const:"ok"']);
+    const [sh, con] = doc('```sh\nnpx llmbda hunt --variant x \\\n  --no-progress\nls\n```\n```console\n$ llmbda banking table\nllmbda output is not a command\n```\n');
+    expect(llmbdaInvocations(sh!)).toEqual([['hunt', '--variant', 'x', '--no-progress']]);
+    expect(llmbdaInvocations(con!)).toEqual([['banking', 'table']]);
+  });
+
+  it('accepts real commands and flags, reports an unknown flag, command or missing subcommand', () => {
+    expect(checkInvocation(tree, ['hunt', '--variant', 'x', '--no-progress', '[--help]'])).toBeUndefined();
+    expect(checkInvocation(tree, ['banking', 'table', '--detail'])).toBeUndefined();
+    expect(checkInvocation(tree, ['hunt', '--variantt', 'x'])).toBe('llmbda hunt has no option --variantt');
+    expect(checkInvocation(tree, ['banking', 'table', '--json'])).toBe('llmbda banking table has no option --json');
+    expect(checkInvocation(tree, ['hunts'])).toBe('no such command: llmbda hunts');
+    expect(checkInvocation(tree, ['banking'])).toMatch(/needs a subcommand: table/);
+  });
 });

@@ -234,3 +234,87 @@ export async function runBlock(block: DocBlock, scratch: Scratch): Promise<strin
   }
   return undefined;
 }
+
+/** Shell-like words of one command line: quotes grouped and removed, a `#` comment outside quotes dropped. */
+export function shellWords(line: string): string[] {
+  const words: string[] = [];
+  let cur = '';
+  let inWord = false;
+  let quote: string | undefined;
+  for (const ch of line) {
+    if (quote !== undefined) {
+      if (ch === quote) quote = undefined;
+      else cur += ch;
+    } else if (ch === '"' || ch === "'") {
+      quote = ch;
+      inWord = true;
+    } else if (/\s/.test(ch)) {
+      if (inWord) words.push(cur);
+      cur = '';
+      inWord = false;
+    } else if (ch === '#' && !inWord) {
+      break;
+    } else {
+      cur += ch;
+      inWord = true;
+    }
+  }
+  if (inWord) words.push(cur);
+  return words;
+}
+
+/**
+ * The `llmbda` invocations a block shows (sh, bash and console blocks): the words after `npx llmbda`,
+ * `llmbda` or `node bin/llmbda.js`, one list per command line (a trailing `\` continues a line).
+ */
+export function llmbdaInvocations(block: DocBlock): string[][] {
+  if (!['sh', 'bash', 'console'].includes(block.lang)) return [];
+  const lines: string[] = [];
+  for (const raw of block.body.split('\n')) {
+    if (block.lang === 'console' && !raw.startsWith('$ ') && !(lines.length > 0 && lines[lines.length - 1]!.endsWith('\\'))) continue;
+    const l = block.lang === 'console' && raw.startsWith('$ ') ? raw.slice(2) : raw;
+    if (lines.length > 0 && lines[lines.length - 1]!.endsWith('\\')) lines[lines.length - 1] = `${lines[lines.length - 1]!.slice(0, -1)} ${l.trim()}`;
+    else lines.push(l);
+  }
+  const out: string[][] = [];
+  for (const l of lines) {
+    const w = shellWords(l);
+    for (let i = 0; i < w.length; i++) {
+      const at = w[i] === 'npx' && w[i + 1] === 'llmbda' ? i + 2 : w[i] === 'llmbda' ? i + 1 : w[i] === 'node' && w[i + 1] === 'bin/llmbda.js' ? i + 2 : -1;
+      if (at >= 0) {
+        const end = w.findIndex((x, k) => k >= at && ['|', '&&', '||', ';', '>', '2>&1'].includes(x));
+        out.push(w.slice(at, end < 0 ? undefined : end));
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** The part of a command tree a flag check needs (commander's `Command` has this shape). */
+export interface CommandShape {
+  name(): string;
+  readonly commands: readonly CommandShape[];
+  readonly options: readonly { readonly long?: string | undefined; readonly short?: string | undefined }[];
+}
+
+/** What is wrong with one invocation against the command tree: an unknown subcommand or flag. */
+export function checkInvocation(program: CommandShape, words: readonly string[]): string | undefined {
+  let cmd = program;
+  let i = 0;
+  for (; i < words.length; i++) {
+    const sub = cmd.commands.find((c) => c.name() === words[i]);
+    if (!sub) break;
+    cmd = sub;
+  }
+  if (cmd === program && !words.some((w) => ['--version', '-V', '--help', '-h'].includes(w))) return `no such command: llmbda ${words[0] ?? ''}`;
+  if (cmd.commands.length > 0 && !words.slice(i).some((w) => w === '--help' || w === '-h')) return `llmbda ${words.slice(0, i).join(' ')} needs a subcommand: ${cmd.commands.map((c) => c.name()).join(', ')}`;
+  for (const raw of words.slice(i)) {
+    const w = raw.replace(/^\[/, '').replace(/\]$/, '');
+    if (!w.startsWith('-') || /^-\d/.test(w)) continue;
+    const flag = w.split('=')[0]!;
+    if (['--help', '-h'].includes(flag) || (cmd === program && ['--version', '-V'].includes(flag))) continue;
+    if (!cmd.options.some((o) => o.long === flag || o.short === flag)) return `llmbda ${words.slice(0, i).join(' ')} has no option ${flag}`;
+  }
+  return undefined;
+}
