@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { checkSuiteNames } from '../src/api/registry.ts';
+import { EXIT_CODES_HELP } from '../src/cli/exit-codes.ts';
 import { LAYERS } from './helpers/layers.ts';
 
 const README = readFileSync('README.md', 'utf8');
@@ -28,6 +29,16 @@ function firstColumn(after: string): string[] {
 describe('README tables match the code', () => {
   it('the suite table lists exactly the suites llmbda check accepts, in its order', () => {
     expect(firstColumn('### The suites')).toEqual(checkSuiteNames());
+  });
+
+  it('the exit-code tables of README.md and docs/ci.md list exactly the codes every --help lists', () => {
+    const inHelp = [...EXIT_CODES_HELP.matchAll(/^ {2}(\d+) {2}/gm)].map((m) => m[1]!);
+    expect(inHelp).toEqual(['0', '1', '2', '3', '4']);
+    for (const text of [README, readFileSync('docs/ci.md', 'utf8')]) {
+      const start = text.indexOf('| code | meaning |');
+      const rows = text.slice(start).split('\n').slice(2).filter((l, i, all) => all.slice(0, i + 1).every((x) => x.startsWith('|')));
+      expect(rows.map((r) => /^\|\s*(\d+)\s*\|/.exec(r)?.[1])).toEqual(inHelp);
+    }
   });
 
   it('the layout table lists the layers bottom to top, then every other top-level folder', () => {
