@@ -71,7 +71,7 @@ for (const file of DOC_FILES) {
       it(`${b.file}:${b.line}`, async () => {
         const problem = await runBlock(b, scratch);
         expect(problem, `${b.file}:${b.line}\n${problem ?? ''}`).toBeUndefined();
-      }, 300_000); // wall clock on a loaded machine; the whole doc test is about 55 s of CPU
+      }, 300_000); // wall clock on a loaded machine; the whole doc test is about 60 s of CPU
     }
   });
 }
