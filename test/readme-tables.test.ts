@@ -31,6 +31,13 @@ describe('README tables match the code', () => {
     expect(firstColumn('### The suites')).toEqual(checkSuiteNames());
   });
 
+  it('docs/README.md\'s code reading order names every layer, in the layers\' order', () => {
+    const docs = readFileSync('docs/README.md', 'utf8');
+    const order = docs.slice(docs.indexOf('Code reading order follows the layers'));
+    const named = [...order.matchAll(/`((?:src\/[a-z0-9-]+)|properties)`/g)].map((m) => m[1]!);
+    expect(named).toEqual(LAYERS.filter((l) => !l.endsWith('.ts')));
+  });
+
   it('the exit-code tables of README.md and docs/ci.md list exactly the codes every --help lists', () => {
     const inHelp = [...EXIT_CODES_HELP.matchAll(/^ {2}(\d+) {2}/gm)].map((m) => m[1]!);
     expect(inHelp).toEqual(['0', '1', '2', '3', '4']);
