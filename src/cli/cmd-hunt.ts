@@ -14,7 +14,8 @@ import { withInterrupts } from './interrupt.ts';
 import { describeSave, type HuntProgress } from '../api/hunt.ts';
 import { saveFinding, type CorpusEntry, type SaveOutcome } from '../llmbda/corpus.ts';
 import { latticeByName } from '../lattice/registry.ts';
-import type { HuntTaskArgs, HuntTaskResult } from './hunt-task.ts';
+import type { HuntTaskArgs, HuntTaskEvent, HuntTaskResult } from './hunt-task.ts';
+import { ProgressLine } from './progress.ts';
 import type { CommandResult } from './main.ts';
 import type { ReplayResult } from '../api/hunt.ts';
 import { existsSync, statSync } from 'node:fs';
@@ -47,6 +48,7 @@ interface HuntFlags {
   maxSteps?: number;
   maxMemoryMb: number;
   stackMb: number;
+  progress: boolean;
 }
 
 const collect = (v: string, prev: string[] | undefined): string[] => [...(prev ?? []), v];
@@ -77,6 +79,7 @@ export function registerHunt(program: Command, result: CommandResult): void {
     .option('--reporter <kind>', `output: ${REPORTERS.join(', ')} (see docs/ci.md)`, reporterFlag, 'text')
     .option('--json', 'same as --reporter json')
     .option('--html <file>', 'also write the report as one self-contained HTML page (docs/reports.md)')
+    .option('--no-progress', 'no progress line (it is only drawn on a terminal anyway)')
     .addHelpText('after', EXIT_CODES_HELP)
     .option('--target <file|stdio:cmd>', 'hunt in an implementation under test instead (docs/targets.md; saved with --out)')
     .option('--mask <constructs>', 'with --target: constructs it cannot express, e.g. endorse,prim:toStr')
@@ -184,6 +187,22 @@ async function runHunt(flags: HuntFlags, reporter: Reporter): Promise<number> {
     ...(flags.maxSteps !== undefined ? { maxSteps: flags.maxSteps } : {}),
     ...(flags.out !== undefined ? { entryDir: flags.out } : {}),
   };
+  // The search runs in the worker, which posts its case count; this thread draws the line (a terminal only).
+  // The line starts at the first count, so the rate leaves out the worker's start-up and loading.
+  const showProgress = ProgressLine.enabled(process.stderr, flags.progress && reporter === 'text');
+  let line: ProgressLine | undefined;
+  const searchStarted = performance.now();
+  const huntArgs: HuntTaskArgs = showProgress ? { ...args, progressMs: 100 } : args;
+  // A --runs budget over named suite and lattices is a known total; otherwise the ETA is the time left.
+  const total = flags.runs !== undefined && flags.suite !== undefined && flags.suite !== 'all' && flags.lattice && !flags.prims ? flags.runs * flags.lattice.length : undefined;
+  const drawCases = (tried: number): void => {
+    if (line === undefined) {
+      line = new ProgressLine(process.stderr, 'hunting'); // the first count starts the clock
+      return;
+    }
+    line.update(tried, timeMs !== undefined ? { leftMs: Math.max(0, timeMs - (performance.now() - searchStarted)) }
+      : total !== undefined ? { total } : { detail: `at most ${flags.runs ?? '?'} per (suite, lattice)` });
+  };
   let best: HuntProgress | undefined;
   let saved: SaveOutcome | undefined;
   let saveError: string | undefined;
@@ -197,7 +216,13 @@ async function runHunt(flags: HuntFlags, reporter: Reporter): Promise<number> {
   };
   const say = (text: string): void => { if (reporter === 'text') process.stderr.write(`${text}\n`); };
   const onEvent = (ev: unknown): void => {
-    const p = ev as HuntProgress;
+    const p = ev as HuntTaskEvent;
+    if (p.kind === 'cases') {
+      // Only while searching: once a case is found, shrinking reports its own lines.
+      if (best === undefined) drawCases(p.tried);
+      return;
+    }
+    line?.stop();
     if (p.kind === 'found') {
       say(`Found a counterexample (${p.size} AST nodes) on ${p.suite}/${p.lattice}; shrinking it now (Ctrl-C keeps the best so far):\n${p.report}`);
     } else if (!best || p.size < best.size) {
@@ -206,13 +231,14 @@ async function runHunt(flags: HuntFlags, reporter: Reporter): Promise<number> {
     best = p;
     save(p.entry);
   };
-  const task = startInWorker<HuntTaskResult>('hunt', args, { stackMb: flags.stackMb, caseTimeoutMs: flags.caseTimeout, maxMemoryMb: flags.maxMemoryMb, onEvent });
+  const task = startInWorker<HuntTaskResult>('hunt', huntArgs, { stackMb: flags.stackMb, caseTimeoutMs: flags.caseTimeout, maxMemoryMb: flags.maxMemoryMb, onEvent });
   const savedLine = (): string[] => [
     ...(saved ? [describeSave(saved)] : []),
     ...(saveError !== undefined ? [`NOT SAVED: ${saveError}`] : []),
   ];
   const r = await withInterrupts((signal) => {
     task.stop();
+    line?.stop();
     if (reporter !== 'text') {
       process.stdout.write(`${JSON.stringify({ interrupted: signal, found: best !== undefined, ...(best ? { suite: best.suite, lattice: best.lattice, size: best.size, case: best.entry } : {}), saved: saved?.file ?? null, saveError: saveError ?? null }, null, 2)}\n`);
     } else {
@@ -221,7 +247,7 @@ async function runHunt(flags: HuntFlags, reporter: Reporter): Promise<number> {
         : `INTERRUPTED (${signal}): no counterexample found yet (seed ${flags.seed ?? 'random'}); nothing saved.\n`);
     }
     return saveError !== undefined ? 2 : undefined;
-  }, () => task.result);
+  }, () => task.result.finally(() => line?.stop()));
   const f = r.finding;
   // The report first, then the save: a save that fails never costs the finding.
   const doc = huntDocument(r, { version: packageVersion(), expectLeak: Boolean(flags.expectLeak), variantSpec: flags.variant! });
