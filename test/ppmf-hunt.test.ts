@@ -44,6 +44,12 @@ describe('huntPpmf', () => {
     expect(r.tried).toBeGreaterThan(0);
     expect(r.report).toContain('no counterexample');
   });
+  it('--runs is a case budget per suite, without a time limit, and the replay line carries it', () => {
+    const r = huntPpmf({ suites: PPMF_SUITES, variant: 'ppmf', seed: 5, timeMs: Infinity, runs: 40 });
+    expect(r.found).toBe(false);
+    expect(r.tried).toBe(40 * PPMF_SUITES.length);
+    expect(r.report).toContain('Replay: npx llmbda hunt --system ppmf --variant ppmf --seed 5 --runs 40');
+  });
   it('rejects unknown systems and suites with a UserError', () => {
     expect(() => huntPpmf({ suites: PPMF_SUITES, variant: 'nope' })).toThrow(UserError);
     expect(() => huntPpmf({ suites: PPMF_SUITES, variant: 'ppmf', suite: 'nope' })).toThrow(UserError);

@@ -456,8 +456,9 @@ describe.concurrent('the remaining gaps: loading, memory, regexes, huge messages
   }, 150_000);
 
   it('hunt --system ppmf runs supervised: SIGTERM prints what is known and exits 143', async () => {
-    // No output to wait for (a clean system finds nothing): 15 s is well past the CLI's start even on a busy machine.
-    const r = await signalled(['hunt', '--system', 'ppmf', '--variant', 'ppmf', '--time', '120s', '--seed', '1'], 15_000, 'SIGTERM');
+    // No output to wait for (a clean system finds nothing): 15 s is well past the CLI's start even on a busy machine,
+    // and a million cases per suite (no time limit) take far longer than that.
+    const r = await signalled(['hunt', '--system', 'ppmf', '--variant', 'ppmf', '--runs', '1000000', '--seed', '1'], 15_000, 'SIGTERM');
     expect(r.code).toBe(143);
     expect(r.stdout).toBe('INTERRUPTED (SIGTERM): no counterexample found yet on --system ppmf (seed 1).\n');
     expect(r.endedAfterSignalMs).toBeLessThan(3000);

@@ -14,6 +14,8 @@ export interface BankingHuntOptions {
   readonly seed?: number;
   /** Total time budget in milliseconds (default 30 s), shared by the task families. */
   readonly timeMs?: number;
+  /** Pairs per family (default 2000). */
+  readonly runs?: number;
   /** `banking-integrity` (default) or `banking-insulated-tipni`. */
   readonly suite?: string;
 }
@@ -41,7 +43,7 @@ export function huntBanking(opts: BankingHuntOptions): BankingHuntResult {
     if (left <= 0) break;
     const job: Job = { suite: suite as Job['suite'], task, variant };
     // Integrity pairs differ only in the injection text: the counterexample is a minimised injection.
-    const v = runJob(job, { runs: RUNS_PER_FAMILY, seed, injectionOnly: suite === 'banking-integrity', timeoutMs: left });
+    const v = runJob(job, { runs: opts.runs ?? RUNS_PER_FAMILY, seed, injectionOnly: suite === 'banking-integrity', timeoutMs: left });
     tried += v.runs;
     lines.push(`${task.id}: ${v.runs} pairs, ${v.ok ? 'ok' : v.counterexample ? 'COUNTEREXAMPLE' : v.error ? `error: ${v.error}` : 'vacuous'}`);
     if (v.counterexample) {

@@ -279,7 +279,8 @@ async function runHunt(flags: HuntFlags, reporter: Reporter): Promise<number> {
  */
 async function runSystemHunt(system: SystemHuntArgs['system'], flags: HuntFlags, reporter: Reporter, found: (f: boolean) => number): Promise<number> {
   const seed = flags.seed ?? defaultSeed();
-  const args: SystemHuntArgs = { system, timeMs: flags.time ?? 30_000, seed, ...(flags.variant !== undefined ? { variant: flags.variant } : {}), ...(flags.suite ? { suite: flags.suite } : {}) };
+  // --runs alone is a case budget without a time limit, as for the LLMbda hunt.
+  const args: SystemHuntArgs = { system, timeMs: flags.time ?? (flags.runs !== undefined ? Infinity : 30_000), seed, ...(flags.variant !== undefined ? { variant: flags.variant } : {}), ...(flags.suite ? { suite: flags.suite } : {}), ...(flags.runs !== undefined ? { runs: flags.runs } : {}) };
   let first: SystemFound | undefined;
   const task = startInWorker<SystemHuntResult>('hunt-system', args, { stackMb: flags.stackMb, caseTimeoutMs: flags.caseTimeout, maxMemoryMb: flags.maxMemoryMb, onEvent: (ev) => { first ??= ev as SystemFound; } });
   const r = await withInterrupts((signal) => {

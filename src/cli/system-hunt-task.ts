@@ -16,6 +16,8 @@ export interface SystemHuntArgs {
   readonly timeMs: number;
   readonly seed?: number;
   readonly suite?: string;
+  /** `--runs`: cases per suite (per family for banking). */
+  readonly runs?: number;
 }
 
 /** What comes back. */
@@ -25,7 +27,7 @@ export interface SystemHuntResult { readonly found: boolean; readonly tried: num
 export interface SystemFound { readonly kind: 'found'; readonly suite: string; readonly reason: string; readonly testsToFailure: number }
 
 export function executeSystemHunt(a: SystemHuntArgs, emit: (ev: SystemFound) => void = () => {}): SystemHuntResult {
-  const common = { timeMs: a.timeMs, ...(a.seed !== undefined ? { seed: a.seed } : {}), ...(a.suite ? { suite: a.suite } : {}) };
+  const common = { timeMs: a.timeMs, ...(a.seed !== undefined ? { seed: a.seed } : {}), ...(a.suite ? { suite: a.suite } : {}), ...(a.runs !== undefined ? { runs: a.runs } : {}) };
   let r: SystemHuntResult;
   switch (a.system) {
     case 'ppmf':

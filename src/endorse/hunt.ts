@@ -16,7 +16,7 @@ import type { EndorseCtx } from './cases.ts';
 export type AnyEndorseSuite = PropertySuite<any, EndorseCtx>;
 
 /** Options of an endorse hunt; `suites` is the registry's `ENDORSE_SUITES` (injected). */
-export interface EndorseHuntOptions { readonly suites: readonly AnyEndorseSuite[]; readonly variant: string; readonly seed?: number; readonly timeMs?: number; readonly suite?: string }
+export interface EndorseHuntOptions { readonly suites: readonly AnyEndorseSuite[]; readonly variant: string; readonly seed?: number; readonly timeMs?: number; readonly suite?: string; /** Cases per suite (default 100,000). */ readonly runs?: number }
 /** The result of an endorse hunt. */
 export interface EndorseHuntResult { readonly found: boolean; readonly tried: number; readonly report: string; readonly json: unknown }
 
@@ -35,7 +35,7 @@ export function huntEndorse(opts: EndorseHuntOptions): EndorseHuntResult {
   const started = performance.now();
   const replay = `npx llmbda hunt --system endorse --variant ${opts.variant} --seed ${seed}${opts.suite !== undefined ? ` --suite ${opts.suite}` : ''}`;
   const ctx: EndorseCtx = { prelude: opts.variant };
-  const d = drive(suites.map((suite) => ({ suite, ctx, label: opts.variant })), { seed, timeMs: budget, runs: 100_000, minShareMs: 500 });
+  const d = drive(suites.map((suite) => ({ suite, ctx, label: opts.variant })), { seed, timeMs: budget, runs: opts.runs ?? 100_000, minShareMs: 500 });
   const tried = d.tried;
   const suite = d.hit?.target.suite ?? d.error?.target.suite;
   if (suite !== undefined) {

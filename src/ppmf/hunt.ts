@@ -19,6 +19,8 @@ export interface PpmfHuntOptions {
   readonly seed?: number;
   /** Total time budget in milliseconds (default 10 s), shared by the suites. */
   readonly timeMs?: number;
+  /** Cases per suite (default RUNS_PER_SUITE); the search also stops at `timeMs`. */
+  readonly runs?: number;
   /** Run only this suite (`gate-soundness` or `ppmf-gate-soundness`, …). */
   readonly suite?: string;
   /** Called the moment a first failing case is found, before shrinking (an interrupted hunt can say so). */
@@ -58,10 +60,10 @@ export function huntPpmf(opts: PpmfHuntOptions): PpmfHuntResult {
   const suites = suitesFor(opts.suites, opts.suite);
   const seed = opts.seed ?? defaultSeed();
   const started = performance.now();
-  const replay = `npx llmbda hunt --system ppmf --variant ${system.name} --seed ${seed}${opts.suite !== undefined ? ` --suite ${opts.suite}` : ''}`;
+  const replay = `npx llmbda hunt --system ppmf --variant ${system.name} --seed ${seed}${opts.suite !== undefined ? ` --suite ${opts.suite}` : ''}${opts.runs !== undefined ? ` --runs ${opts.runs}` : ''}`;
   const ctx: PpmfCtx = { system };
   const d = drive(suites.map((suite) => ({ suite, ctx, label: system.name })), {
-    seed, timeMs: opts.timeMs ?? 10_000, runs: RUNS_PER_SUITE, minShareMs: 200,
+    seed, timeMs: opts.timeMs ?? 10_000, runs: opts.runs ?? RUNS_PER_SUITE, minShareMs: 200,
     ...(opts.onFound ? { onFailure: (t: { readonly suite: { readonly name: string } }, _c: unknown, reason: string, at: { readonly testsToFailure: number }) => opts.onFound!(t.suite.name, reason, at.testsToFailure) } : {}),
   });
   const tried = d.tried;
