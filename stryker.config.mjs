@@ -25,10 +25,13 @@ export default {
   htmlReporter: { fileName: 'reports/mutation/index.html' },
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },
   thresholds: { high: 90, low: 80, break: 90 },
-  // The machine is shared: two test processes, a generous timeout for the exact evaluator.
-  concurrency: 2,
+  // The machine is shared: one test process (raise it on a bigger machine), a generous timeout for the
+  // exact evaluator.
+  concurrency: 1,
   timeoutMS: 60_000,
   timeoutFactor: 2,
   tempDirName: '.stryker-tmp',
+  // `--incremental` reuses this file: a rerun re-tests only mutants whose code or covering tests changed.
+  incrementalFile: 'reports/stryker-incremental.json',
   cleanTempDir: 'always',
 };
