@@ -11,8 +11,9 @@ export default {
   mutate: [
     'src/semantics/rules.ts',
     'src/semantics/decisions.ts',
-    // ev.ts: only the helpers the rules use (join/leq/value/raise/unit, deepLabel, strip, flatten, toLabel, wrap).
-    'src/semantics/ev.ts:136-172',
+    // ev.ts: only the helpers the rules use (join … serialise: join/leq/show/value/raise/unit, deepLabel, strip,
+    // flatten, toLabel, wrap, subst, primEval, serialise). Update the range when ev.ts moves them.
+    'src/semantics/ev.ts:151-187',
     'src/skipping/**/*.ts',
     'src/observe/**/*.ts',
     'src/semantics/prims.ts',
