@@ -23,7 +23,7 @@ import { validateVariant } from '../src/variants/variant.ts';
 import { render } from './helpers/render.ts';
 
 const lat = powersetUS;
-const { bottom: BOT, U, S } = US;
+const { bottom: BOT, U } = US;
 const model = constModel('0');
 
 /** The single outcome `[value, conversation]` of a program under the reference with `changes` to its decisions. */
