@@ -9,6 +9,11 @@ import * as Q from '../src/distributions/rational.ts';
 import type { PlainValue } from '../src/syntax/ast.ts';
 import { STANDARD_PRIMS, codePointLength, shapeOf } from '../src/semantics/prims.ts';
 import { showPlain } from '../src/semantics/serialise.ts';
+import { powersetUS, US } from '../src/lattice/instances.ts';
+import { parse } from '../src/syntax/parser.ts';
+import { closeProgram, loadPrelude } from '../src/semantics/prelude.ts';
+import { evaluate } from '../src/semantics/evaluate.ts';
+import { constModel } from '../src/semantics/models/index.ts';
 
 const n = (p: number, q = 1): PlainValue => ({ kind: 'num', value: Q.rat(p, q) });
 const s = (value: string): PlainValue => ({ kind: 'str', value });
@@ -158,5 +163,21 @@ describe('recordUpdate [r, "s", x]', () => {
       expect(call('recordUpdate', v)).toBe(bad(v));
     }
     expect(call('recordUpdate', rec())).toBe('stuck: recordUpdate expects [record, "field", value], got {}');
+  });
+});
+
+describe('the Prim rule calls the table by name (ev.primEval)', () => {
+  const model = constModel('0');
+  const stuckReasons = (src: string): string[] => {
+    const expr = closeProgram(parse(src, powersetUS, { file: 'test' }), loadPrelude(powersetUS, model.preludeSource));
+    const res = evaluate(model, powersetUS, US.bottom, { label: US.bottom, messages: [] }, expr, 50);
+    expect(res.finals.size).toBe(0);
+    return res.missing.map((m) => (m.failure.kind === 'stuck' ? `${m.failure.rule}: ${m.failure.reason}` : m.failure.kind));
+  };
+  it('an unknown primitive is stuck, naming it', () => {
+    expect(stuckReasons('prim "nope" 1')).toEqual(['Prim: unknown primitive "nope"']);
+  });
+  it("a primitive's own failure is the stuck reason", () => {
+    expect(stuckReasons('prim "binop_-" [1]')).toEqual(['Prim: binop_- expects a two-element array, got [1]']);
   });
 });
