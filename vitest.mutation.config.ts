@@ -17,6 +17,7 @@ const include = [
   'test/semantics-examples.test.ts',
   'test/semantics-rules.test.ts',
   'test/decisions.test.ts',
+  'test/rules-stuck.test.ts',
   'test/prims.test.ts',
   'test/semantics-limits.test.ts',
   'test/mutation/**/*.mutation.ts',
