@@ -40,17 +40,13 @@ function church(pick: 't' | 'f'): PlainValue {
   };
 }
 
-/** A string's length in Unicode code points (spec §4): an astral character counts once, a lone surrogate once. */
+/**
+ * A string's length in Unicode code points (spec §4): an astral character counts once, a lone surrogate
+ * once. A string's iterator walks exactly those: a surrogate pair as one, any other unit as one.
+ */
 export function codePointLength(s: string): number {
   let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) i++;
-    }
-    n++;
-  }
+  for (const _ of s) n++;
   return n;
 }
 
