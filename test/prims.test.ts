@@ -130,6 +130,9 @@ describe('shape', () => {
     expect(call('shape', rec(['a', n(1)], ['b c', NULL]))).toBe('{type: "record", fields: ["a", "b c"]}');
     expect(showPlain(shapeOf(s('')))).toBe('{type: "string", length: 0}');
   });
+  it('a value of no known kind is an internal error, never a silent answer', () => {
+    expect(() => shapeOf({ kind: 'weird' } as unknown as PlainValue)).toThrow(/internal|unexpected|weird/i);
+  });
   it('a string\'s length counts code points: astral once, lone surrogates once each', () => {
     expect(codePointLength('')).toBe(0);
     expect(codePointLength('abc')).toBe(3);

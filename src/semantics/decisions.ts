@@ -105,8 +105,7 @@ export const RULE_LABEL_VARS: { readonly [K in DecidingRule]: readonly string[] 
  * runs at.
  */
 export function pointLabelVars(rule: DecidingRule, point: string): readonly string[] {
-  const vars = RULE_LABEL_VARS[rule];
-  return rule === 'Endorse' && point === 'body' ? vars.filter((x) => x !== 'endorsed') : vars;
+  return RULE_LABEL_VARS[rule].filter((x) => x !== 'endorsed' || point === 'result');
 }
 
 /** Some rules' decisions replaced (a generated mutant, or a variant's label choices). */

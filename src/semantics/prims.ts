@@ -96,7 +96,7 @@ export const STANDARD_PRIMS: PrimTable = {
     if (a.kind !== b.kind) return fail(`binop_== compares scalars of the same kind, got ${showPlain(a)} and ${showPlain(b)}`);
     switch (a.kind) {
       case 'num': return ok(bool(Q.eq(a.value, (b as typeof a).value)));
-      case 'str': return ok(bool(a.value === (b as typeof a).value));
+      case 'str':
       case 'bool': return ok(bool(a.value === (b as typeof a).value));
       case 'null': return ok(bool(true));
       default: return fail(`binop_== compares scalars, got ${showPlain(a)}`);
