@@ -23,6 +23,7 @@ const include = [
   'test/mutation/**/*.mutation.ts',
   'test/semantics-deep.test.ts',
   'test/skipping.test.ts',
+  'test/observe.test.ts',
   'test/peval.test.ts',
   'test/corpus.test.ts',
   'test/skipping-necessity.test.ts',

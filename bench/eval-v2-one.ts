@@ -16,7 +16,8 @@ import { failureKey } from '../src/semantics/config.ts';
 import { SHAPES } from './eval-v2-shapes.ts';
 import { median } from './lib/stats.ts';
 
-const task = JSON.parse(process.argv[2] ?? '{}') as { shape: string; n: number; engine: 'v2' | 'substitution'; repeats: number };
+/** `v2-general`: v2 without its deterministic fast path (`direct: false`), to measure what the fast path gives. */
+const task = JSON.parse(process.argv[2] ?? '{}') as { shape: string; n: number; engine: 'v2' | 'v2-general' | 'substitution'; repeats: number };
 const shape = SHAPES[task.shape]!;
 const lat = latticeByName('powerset-us')!;
 const model = resolveModel(shape.model);
@@ -30,8 +31,8 @@ try {
   for (let i = 0; i < task.repeats; i++) {
     const c0 = process.cpuUsage();
     const t0 = performance.now();
-    last = task.engine === 'v2'
-      ? evaluateV2(model, lat, lat.bottom, { label: lat.bottom, messages: [] }, expr, FUEL, { prelude })
+    last = task.engine !== 'substitution'
+      ? evaluateV2(model, lat, lat.bottom, { label: lat.bottom, messages: [] }, expr, FUEL, { prelude, ...(task.engine === 'v2-general' ? { direct: false } : {}) })
       : evaluate(model, lat, lat.bottom, { label: lat.bottom, messages: [] }, expr, FUEL, { prelude, engine: 'substitution' });
     walls.push(performance.now() - t0);
     const c = process.cpuUsage(c0);

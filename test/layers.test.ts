@@ -5,12 +5,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-/** Bottom to top. */
-const LAYERS = [
-  'src/util', 'src/distributions', 'src/syntax', 'src/lattice', 'src/semantics', 'src/skipping', 'src/observe', 'src/variants', 'src/leakage', 'src/oracle',
-  'src/runner', 'src/generators', 'src/llmbda', 'src/ppmf', 'src/endorse', 'src/banking', 'src/targets', 'properties', 'src/api', 'src/report', 'src/cli', 'src/index.ts', 'src/vitest.ts',
-];
+import { LAYERS } from './helpers/layers.ts';
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((f) => {

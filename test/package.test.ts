@@ -8,8 +8,9 @@
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, posix, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { links } from './helpers/md-links.ts';
 
 const root = resolve('.');
 const work = mkdtempSync(join(tmpdir(), 'llmbda-consumer-'));
@@ -57,6 +58,20 @@ describe('the packed package in a consumer project', () => {
     expect(files).toContain('package/dist/src/index.js');
     expect(files).toContain('package/dist/src/index.d.ts');
     expect(files.filter((f) => /^package\/(test|bench|\.ci|src)\//.test(f))).toEqual([]);
+  });
+
+  it('ships the docs with the spec, and every relative link of a shipped doc resolves inside the tarball', () => {
+    const files = sh('tar', ['-tzf', join(work, readdirSync(work).find((f) => f.endsWith('.tgz'))!)], work).split('\n').filter((f) => f !== '');
+    expect(files).toContain('package/docs/spec.md');
+    const shipped = new Set(files.map((f) => f.replace(/^package\//, '')));
+    const isThere = (p: string): boolean => shipped.has(p) || [...shipped].some((f) => f.startsWith(`${p}/`));
+    const broken = [...shipped].filter((f) => f.endsWith('.md')).flatMap((doc) =>
+      links(readFileSync(join(consumer, 'node_modules', 'llmbda-check', doc), 'utf8'))
+        .filter((l) => !/^[a-z][a-z0-9+.-]*:/i.test(l.target) && !l.target.startsWith('#'))
+        .map((l) => ({ doc, line: l.line, target: posix.normalize(posix.join(posix.dirname(doc), decodeURIComponent(l.target.split('#')[0]!))) }))
+        .filter((l) => !isThere(l.target))
+        .map((l) => `${l.doc}:${l.line}: ${l.target}`));
+    expect(broken).toEqual([]);
   });
 
   it('imports from plain Node ESM', () => {

@@ -117,3 +117,42 @@ describe('the proof sketch on the bare-pc example: μ0 ≤ ω0 = ω1 ≥ μ1 (Le
     expect(leq(obs(p1, false), obs(p1, true))).toBe(true);
   });
 });
+
+/** The diagnostics of the missing mass: `Rule: reason` (stuck) or `out of fuel`. */
+function why(res: Evaluation<USLabel>): string[] {
+  return res.missing.map((m) => (m.failure.kind === 'stuck' ? `${m.failure.rule}: ${m.failure.reason}` : 'out of fuel'));
+}
+
+describe('the checks ⇓♯ keeps (spec §7: everything low is the ordinary rule), with their diagnostics', () => {
+  it('Clear: lc ⊑ m keeps the pc ⊑ lc check (pc ["U"], lc [], m ["U"])', () => {
+    expect(why(run('clear', true, { pc: U }))).toEqual(['Clear: pc ["U"] does not flow to conversation label []']);
+    expect(outcomes(run('clear', true, { pc: U, conv: { label: U, messages: ['a'] } }))).toEqual(['["U"]:{} @ ["U"]:[] ↦ 1']);
+  });
+
+  it('LabelAssert: a low policy label n ⋢ pc is stuck on n ⊑ pc, before decoding', () => {
+    // n = ["U"] ⊑ m but ⋢ pc = []: without the check the assertion ["S"] would pass (body 1 is at [])
+    expect(why(run('let l = ["U"]:["S"] in assert l 1', true))).toEqual([`LabelAssert: the policy label's own label ["U"] does not flow to pc []`]);
+    expect(outcomes(run('let l = ["U"]:["U"] in assert l (["U"]:1)', true, { pc: U }))).toEqual(['["U"]:{} @ []:[] ↦ 1']);
+  });
+
+  it('LabelAssert: a low policy value that is no label is stuck, and says so', () => {
+    expect(why(run('assert "junk" 1', true))).toEqual(['LabelAssert: []:"junk" is not a label of powerset-us']);
+  });
+
+  it('LabelAssert: a low l2 ⋢ l is a policy violation; l2 ⊑ l passes', () => {
+    expect(why(run('assert [] (["U"]:1)', true))).toEqual(['LabelAssert: policy violation: ["U"] does not flow to []']);
+    expect(outcomes(run('assert ["U"] (["U"]:1)', true))).toEqual(['[]:{} @ []:[] ↦ 1']);
+  });
+
+  it('ArrayIndex: a low non-array and a low out-of-bounds index stay stuck, and say so', () => {
+    expect(why(run('"x".[0]', true))).toEqual(['ArrayIndex: indexing a non-array []:"x"']);
+    expect(why(run('[1].[3]', true))).toEqual(['ArrayIndex: index []:3 out of bounds for length 1']);
+    expect(why(run('[1].[["U"]:3]', true))).toEqual(['ArrayIndex: index ["U"]:3 out of bounds for length 1']);
+    expect(outcomes(run('[1, 2].[["U"]:1]', true))).toEqual(['["U"]:2 @ []:[] ↦ 1']);
+  });
+
+  it('⇓♯ without an observer m is an internal error, not a silent run', () => {
+    expect(() => evaluate(constModel('0'), lat, BOT, { label: BOT, messages: [] }, parse('1', lat, { file: 'test' }), 10, { semantics: SKIPPING }))
+      .toThrow('internal error: the skipping semantics needs an observer m');
+  });
+});

@@ -5,6 +5,7 @@
  * tail loop and a deep non-tail recursion on the default main-thread stack) and exact answers checked
  * against independent computations.
  */
+import { readFileSync } from 'node:fs';
 import { describe, it, expect } from 'vitest';
 import * as Q from '../src/distributions/rational.ts';
 import { entries } from '../src/distributions/subdist.ts';
@@ -53,6 +54,8 @@ describe('v2-equivalence: v2 gives exactly the substitution semantics', () => {
     const again = runSuite(broken, ctx, { runs: 2000, seed: cx.seed, path: cx.path });
     expect(again.counterexample?.testsToFailure).toBe(1);
     expect(again.counterexample?.pretty).toBe(cx.pretty);
+    // docs/evaluator-v2.md quotes this counterexample (a test-only suite option, so the doc test cannot run it)
+    expect(readFileSync('docs/evaluator-v2.md', 'utf8'), `docs/evaluator-v2.md should quote:\n${cx.pretty}\n${cx.reason}`).toContain(`\n${cx.pretty}\n${cx.reason}\n`);
   });
 
   it('the nested-label case by hand: reading r at pc ["U"] raises the nested field to ["U","S"]… as substitution does', () => {

@@ -19,7 +19,7 @@ import { entryCase, entryFilePath, isModuleFile, loadEntry, saveFinding, type Co
 import { injectPrimCalls, loadPrimsFile, primContract } from '../llmbda/prims.ts';
 import { describeFinding, finishFinding, type Described, type Finding, type Found } from '../llmbda/hunt.ts';
 import { UserCodeError } from '../util/user-code.ts';
-import { pairReport, singleReport, type ReportHeader } from '../llmbda/report.ts';
+import { pairCaseReport, singleCaseReport, type CaseExplanation, type ReportHeader } from '../llmbda/report.ts';
 import { allSuiteNames, suiteNamed } from './registry.ts';
 import { latticeOf, suiteOf, variantLabel, variantOf, type LatticeSpec, type SuiteSpec, type VariantSpec } from './resolve.ts';
 
@@ -281,6 +281,8 @@ export interface ReplayResult {
   /** Both verdicts as the entry expects. */
   readonly ok: boolean;
   readonly report: string;
+  /** Why the variant fails the case (its report as data), when it does. */
+  readonly explanation: CaseExplanation | null;
 }
 
 /** Replay a saved case: the suite's check under the reference semantics and under the variant. */
@@ -320,8 +322,11 @@ export async function replay(file: string, opts: { readonly variant?: VariantSpe
     verdictLine(vv, entry.expected.variant),
     ok ? 'Both verdicts as recorded.' : 'REGRESSION: a verdict differs from the recorded one.',
   ];
+  let explanation: CaseExplanation | null = null;
   if (vv.outcome === 'fails') {
-    lines.push('', loaded.kind === 'pair' ? pairReport(vctx, loaded.value, header) : singleReport(vctx, loaded.value, header));
+    const cr = loaded.kind === 'pair' ? pairCaseReport(vctx, loaded.value, header) : singleCaseReport(vctx, loaded.value, header);
+    lines.push('', cr.text);
+    explanation = cr.explanation;
   }
-  return { file, entry, reference, variant: vv, ok, report: lines.join('\n') };
+  return { file, entry, reference, variant: vv, ok, report: lines.join('\n'), explanation };
 }

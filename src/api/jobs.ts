@@ -19,6 +19,9 @@ import { bridgeCtx, bridgeVariantCtx } from '../ppmf/bridge/check.ts';
 import { entryCase, loadEntry } from '../llmbda/corpus.ts';
 import type { LlmbdaCtx, LlmbdaSuite } from '../llmbda/context.ts';
 import { minimise } from '../llmbda/minimise.ts';
+import { pairCaseReport, singleCaseReport, type CaseExplanation, type ReportHeader } from '../llmbda/report.ts';
+import { isPairCase, REFERENCE_VARIANT } from '../llmbda/variant-ctx.ts';
+import type { Variant } from '../variants/variant.ts';
 
 export interface Job {
   readonly suite: string;
@@ -55,6 +58,10 @@ export interface JobResult extends Pick<Verdict<unknown>, 'title' | 'runs' | 'ti
   readonly status: JobStatus;
   /** The saved cases replayed (`Job.corpus`), apart from the verdict. */
   readonly corpus?: readonly CorpusReplay[];
+  /** A failing LLMbda case's full report: the same text `llmbda hunt` prints for it. */
+  readonly report?: string;
+  /** That report's content as data (each run beside the reference, the first diverging rule application). */
+  readonly explanation?: CaseExplanation;
 }
 
 /** The result of a job stopped by the per-case watchdog (or never run). */
@@ -94,7 +101,7 @@ export async function runJob(job: Job, onCase?: (cases: number) => void): Promis
   if (job.suite === 'lattice-laws') return toResult(job, checkLattice(lat, opts) as Verdict<unknown>);
   const suite = llmbdaSuiteByName(job.suite);
   if (!suite) throw new UserError(`unknown suite ${JSON.stringify(job.suite)}`);
-  const variant = job.variant ? await resolveVariant(job.variant) : undefined;
+  const variant: Variant | undefined = job.variant ? await resolveVariant(job.variant) : undefined;
   const refused = variant ? suiteRefusal(suite, variant, { named: true }) : undefined; // check left out what `all` may not run
   if (refused) throw new UserError(refused);
   const ctx = referenceCtx(lat, {
@@ -110,7 +117,21 @@ export async function runJob(job: Job, onCase?: (cases: number) => void): Promis
   const m = minimise(suite, ctx, ce.value as never, 2_000);
   const outcome = suite.check(m.value, ctx);
   const reason = outcome.ok ? ce.reason : outcome.reason;
-  return { ...toResult(job, { ...verdict, counterexample: { ...ce, value: m.value, reason, pretty: suite.show(m.value, ctx) } }), ...corpus };
+  const header: ReportHeader = {
+    variant: (variant ?? REFERENCE_VARIANT).name, variantDescription: (variant ?? REFERENCE_VARIANT).description, suite: suite.name, suiteTitle: suite.title,
+    lattice: lat.name, reason, seed: ce.seed, path: ce.path, testsToFailure: ce.testsToFailure, shrinks: ce.shrinks,
+    minimised: { before: m.before, after: m.after, steps: m.steps }, replay: [checkReplayCommand(job, ce.seed, ce.path)],
+  };
+  const cr = isPairCase(m.value as never) ? pairCaseReport(ctx, m.value as never, header) : singleCaseReport(ctx, m.value as never, header);
+  return {
+    ...toResult(job, { ...verdict, counterexample: { ...ce, value: m.value, reason, pretty: suite.show(m.value, ctx) } }), ...corpus,
+    report: cr.text, explanation: cr.explanation,
+  };
+}
+
+/** The command that reproduces a failed check job's printed case exactly. */
+export function checkReplayCommand(job: Pick<Job, 'suite' | 'lattice' | 'runs' | 'variant'>, seed: number, path: string): string {
+  return `npx llmbda check --suite ${job.suite} --lattice '${job.lattice}' --seed ${seed} --runs ${job.runs}${job.variant ? ` --variant ${job.variant}` : ''} --path '${path}'`;
 }
 
 /** Judge each saved case with the suite under `ctx`; a file that cannot be read is an `error` replay. */

@@ -6,20 +6,20 @@
 import { defaultSeed } from '../runner/seed.ts';
 import type { Command } from 'commander';
 import pc from 'picocolors';
-import { SHIPPED_LATTICES, resolveLattice } from '../lattice/registry.ts';
+import { SHIPPED_LATTICES } from '../lattice/registry.ts';
 import { PPMF_SUITES, PPMF_BRIDGE_SUITES, LLMBDA_SUITES, checkSuiteNames } from '../api/registry.ts';
 import { poolSize, runPool } from '../runner/pool.ts';
-import { CHECK_JOBS, jobCost, jobError, type Job, type JobResult } from '../api/jobs.ts';
+import { CHECK_JOBS, checkReplayCommand, jobCost, jobError, type Job, type JobResult } from '../api/jobs.ts';
 import { availableParallelism } from 'node:os';
 import { withInterrupts } from './interrupt.ts';
 import { CORPUS_DIR, loadEntry, scanCorpus, slug } from '../llmbda/corpus.ts';
 import { latticeByName } from '../lattice/registry.ts';
-import { resolveVariant } from '../variants/catalogue.ts';
-import { suiteRefusal } from '../llmbda/variant-ctx.ts';
+import { executeLoad, isUserFile, type LoadTaskArgs, type LoadTaskResult } from './load-task.ts';
+import { startInWorker } from './large-stack.ts';
 import { UserError } from '../util/absurd.ts';
-import { DEFAULT_CASE_TIMEOUT_MS, duration, positiveInt, seed32 } from './common.ts';
+import { DEFAULT_CASE_TIMEOUT_MS, DEFAULT_MAX_MEMORY_MB, duration, memoryMb, positiveInt, seed32 } from './common.ts';
 import { NON_VACUITY_ALPHA, type ThresholdJudgement } from '../runner/suite.ts';
-import { checkDocument, render, reporterFlag, REPORTERS, type Reporter } from '../report/index.ts';
+import { checkDocument, render, reporterFlag, REPORTERS, writeHtml, type Reporter } from '../report/index.ts';
 import { ProgressLine } from './progress.ts';
 import { packageVersion } from './main.ts';
 import { EXIT_CODES_HELP } from './exit-codes.ts';
@@ -34,6 +34,7 @@ interface CheckOpts {
   lattice?: string[];
   variant?: string;
   json?: boolean;
+  html?: string;
   reporter?: Reporter;
   path?: string;
   time?: number;
@@ -41,6 +42,7 @@ interface CheckOpts {
   progress: boolean;
   caseTimeout: number;
   maxSteps?: number;
+  maxMemoryMb: number;
   corpus: string | false;
 }
 
@@ -60,24 +62,31 @@ export function registerCheck(program: Command, result: CommandResult): void {
     .option('--workers <n>', `worker threads (default and most: one per core, here ${availableParallelism()})`, positiveInt('--workers'))
     .option('--reporter <kind>', `output: ${REPORTERS.join(', ')} (see docs/ci.md)`, reporterFlag, 'text')
     .option('--no-progress', 'no progress line (it is only drawn on a terminal anyway)')
-    .option('--case-timeout <duration>', 'wall-clock limit per case: a stuck case ends its verdict as an error naming where it was stuck', duration('--case-timeout'), DEFAULT_CASE_TIMEOUT_MS)
+    .option('--case-timeout <duration>', 'time limit per case (CPU time of its thread on Linux, else wall clock): a stuck case ends its verdict as an error naming where it was stuck', duration('--case-timeout'), DEFAULT_CASE_TIMEOUT_MS)
     .option('--max-steps <n>', 'evaluation steps per run before a case is discarded as too expensive', positiveInt('--max-steps'))
+    .option('--max-memory-mb <n>', `heap cap of each worker thread in MB: a case that exhausts it ends its verdict as an error (default ${DEFAULT_MAX_MEMORY_MB})`, memoryMb('--max-memory-mb'), DEFAULT_MAX_MEMORY_MB)
     .option('--corpus <dir>', 'saved cases replayed after the generated runs and reported apart (never part of a verdict)', CORPUS_DIR)
     .option('--no-corpus', 'replay no saved cases')
     .option('--json', 'same as --reporter json')
+    .option('--html <file>', 'also write the report as one self-contained HTML page (docs/reports.md)')
     .option('--target <file|stdio:cmd>', 'check an implementation under test instead (docs/targets.md); with --mask, --replay FILE')
     .option('--mask <constructs>', 'with --target: constructs it cannot express, e.g. endorse,prim:toStr')
     .option('--replay <file.json>', 'with --target: judge a saved target counterexample')
     .addHelpText('after', EXIT_CODES_HELP)
     .action(async (opts: CheckOpts & { target?: string; mask?: string; replay?: string }) => {
+      if (opts.target && opts.html !== undefined) throw new UserError('--html reports LLMbda checks only (not --target)');
       if (opts.target) return runTargetCheck({ ...opts, target: opts.target }, result);
       const started = performance.now();
       const reporter: Reporter = opts.json ? 'json' : opts.reporter ?? 'text';
       const seed = opts.seed ?? defaultSeed();
       const lattices = opts.lattice ?? [...SHIPPED_LATTICES];
       const userLattices = lattices.filter((l) => /\.(ts|js|mts|mjs)$/.test(l));
-      // Validate lattices up front, in this thread, so a bad file fails with one clear message.
-      for (const l of lattices) await resolveLattice(l);
+      // Validate lattices and the variant up front, so a bad file fails with one clear message; user files load in a
+      // supervised worker (a file that loops at its top level is stopped by the import limit), shipped names here.
+      const loadArgs: LoadTaskArgs = { lattices, ...(opts.variant ? { variant: opts.variant } : {}), named: opts.suite !== undefined };
+      const loaded = lattices.some(isUserFile) || (opts.variant !== undefined && isUserFile(opts.variant))
+        ? await startInWorker<LoadTaskResult>('load', loadArgs, { stackMb: 64, caseTimeoutMs: opts.caseTimeout, maxMemoryMb: opts.maxMemoryMb }).result
+        : await executeLoad(loadArgs);
       const known = new Set(checkSuiteNames());
       for (const s of opts.suite ?? []) if (!known.has(s)) throw new UserError(`unknown suite ${JSON.stringify(s)}; suites are ${[...known].join(', ')}`);
       const wanted = (s: string): boolean => !opts.suite || opts.suite.includes(s);
@@ -97,11 +106,10 @@ export function registerCheck(program: Command, result: CommandResult): void {
       if (wanted('distributions') && userLattices.length === 0 && !opts.variant) jobs.push({ ...base, suite: 'distributions', lattice: '-' });
       // A suite that cannot judge the variant (it needs a ⇓♯ or a peval the variant lacks) is refused when
       // named, and left out, with a note, otherwise: never a verdict against another semantics' side.
-      const variant = opts.variant ? await resolveVariant(opts.variant) : undefined;
       const refusedSuites: string[] = [];
       for (const s of LLMBDA_SUITES) {
         if (!wanted(s.name)) continue;
-        const refused = variant ? suiteRefusal(s, variant, { named: opts.suite !== undefined }) : undefined;
+        const refused = loaded.refusals[s.name];
         if (refused && opts.suite) throw new UserError(refused);
         if (refused) { refusedSuites.push(refused); continue; }
         for (const l of lattices) {
@@ -134,7 +142,7 @@ export function registerCheck(program: Command, result: CommandResult): void {
       const finished: JobResult[] = [];
       const tick = (r: JobResult, _d: number): void => { finished.push(r); running.delete(r.job); doneCases += r.job.runs; draw(); };
       // Every job runs in a worker thread: this thread stays free for signals, and a stuck case is stopped.
-      const pool = { threads: true, caseTimeoutMs: opts.caseTimeout, timedOut: jobError, ...(onCase ? { onCase } : {}) } as const;
+      const pool = { threads: true, caseTimeoutMs: opts.caseTimeout, maxMemoryMb: opts.maxMemoryMb, timedOut: jobError, ...(onCase ? { onCase } : {}) } as const;
       const { results, brokenUser } = await withInterrupts((signal) => {
         progress?.stop();
         if (reporter === 'json') {
@@ -161,6 +169,7 @@ export function registerCheck(program: Command, result: CommandResult): void {
       const corpusFailures = opts.variant ? variantCorpusFailures(results) : [];
       result.exitCode = doc.exitCode === 0 && (regressions.length > 0 || corpusFailures.length > 0) ? 1 : doc.exitCode;
       process.stdout.write(render(doc, reporter));
+      if (opts.html !== undefined) writeHtml(opts.html, doc);
       for (const w of scan.warnings) if (reporter !== 'text') process.stderr.write(`llmbda: warning: corpus: ${w}\n`);
     });
 }
@@ -181,13 +190,15 @@ export function withBudget(jobs: readonly Job[], budgetMs: number, workers: numb
 /** The command that reproduces a failed job's printed case exactly. */
 export function replayCommand(r: JobResult, variant?: string): string {
   const c = r.counterexample!;
-  return `npx llmbda check --suite ${r.job.suite} --lattice '${r.job.lattice}' --seed ${c.seed} --runs ${r.job.runs}${variant ? ` --variant ${variant}` : ''} --path '${c.path}'`;
+  return checkReplayCommand({ ...r.job, ...(variant ? { variant } : {}) }, c.seed, c.path);
 }
 
 /** The details of one verdict that did not hold: its counterexample or why it is vacuous. */
 export function failureDetails(r: JobResult, variant?: string): string[] {
   const out = [pc.bold(`${r.job.suite} on ${r.job.lattice}: ${r.title}`)];
-  if (r.counterexample) {
+  // An LLMbda case prints the report `llmbda hunt` prints (src/llmbda/report.ts); other systems their own lines.
+  if (r.counterexample && r.report !== undefined) out.push(r.report);
+  else if (r.counterexample) {
     const c = r.counterexample;
     out.push(`counterexample after ${c.testsToFailure} tests, ${c.shrinks} shrinks:`, c.pretty, `why: ${c.reason}`, `replay: ${replayCommand(r, variant)}`);
   }

@@ -8,25 +8,25 @@
  */
 import type { Command } from 'commander';
 import { UserError } from '../util/absurd.ts';
-import { DEFAULT_CASE_TIMEOUT_MS, duration, positiveInt, seed32, stackMb } from './common.ts';
+import { DEFAULT_CASE_TIMEOUT_MS, DEFAULT_MAX_MEMORY_MB, duration, memoryMb, positiveInt, seed32, stackMb } from './common.ts';
 import { MAX_STACK_MB, startInWorker } from './large-stack.ts';
 import { withInterrupts } from './interrupt.ts';
 import { describeSave, type HuntProgress } from '../api/hunt.ts';
 import { saveFinding, type CorpusEntry, type SaveOutcome } from '../llmbda/corpus.ts';
 import { latticeByName } from '../lattice/registry.ts';
-import type { HuntTaskArgs, HuntTaskResult } from './hunt-task.ts';
+import type { HuntTaskArgs, HuntTaskEvent, HuntTaskResult } from './hunt-task.ts';
+import { ProgressLine } from './progress.ts';
 import type { CommandResult } from './main.ts';
 import type { ReplayResult } from '../api/hunt.ts';
 import { existsSync, statSync } from 'node:fs';
 import { Option } from 'commander';
 import { corpusFiles } from '../llmbda/corpus.ts';
-import { huntDocument, render, replayDocument, reporterFlag, REPORTERS, type Reporter } from '../report/index.ts';
+import { huntDocument, render, replayDocument, reporterFlag, REPORTERS, writeHtml, type Reporter } from '../report/index.ts';
 import { packageVersion } from './main.ts';
 import { EXIT_CODES_HELP } from './exit-codes.ts';
-import { allSuiteNames, ENDORSE_SUITES, PPMF_SUITES } from '../api/registry.ts';
-import { huntPpmf } from '../ppmf/hunt.ts';
-import { huntEndorse } from '../endorse/hunt.ts';
-import { huntBanking } from '../api/banking-hunt.ts';
+import { allSuiteNames } from '../api/registry.ts';
+import { defaultSeed } from '../runner/seed.ts';
+import type { SystemFound, SystemHuntArgs, SystemHuntResult } from './system-hunt-task.ts';
 import { runTargetHunt } from './cmd-target.ts';
 
 interface HuntFlags {
@@ -41,11 +41,14 @@ interface HuntFlags {
   json?: boolean;
   reporter?: Reporter;
   expectLeak?: boolean;
+  html?: string;
   out?: string;
   minimise: boolean;
   caseTimeout: number;
   maxSteps?: number;
+  maxMemoryMb: number;
   stackMb: number;
+  progress: boolean;
 }
 
 const collect = (v: string, prev: string[] | undefined): string[] => [...(prev ?? []), v];
@@ -68,32 +71,26 @@ export function registerHunt(program: Command, result: CommandResult): void {
     .option('--system <name>', 'llmbda (default), ppmf (hunts the PPMF suites; --variant names a PPMF system), endorse (--variant names a prelude variant of robust_endorse/bounded_endorse) or banking (--variant ifc-off|ifc-on-no-endorse|ifc-on-endorse)', 'llmbda')
     .option('--out <dir>', 'save the counterexample in this folder, as soon as it is found, improved in place (nothing is written without it)')
     .option('--no-minimise', 'skip the minimiser after fast-check\'s shrinking')
-    .option('--case-timeout <duration>', 'wall-clock limit per case (a looping user rule or lattice is stopped and named)', duration('--case-timeout'), DEFAULT_CASE_TIMEOUT_MS)
+    .option('--case-timeout <duration>', 'time limit per case, CPU time of its thread on Linux (a looping user rule or lattice is stopped and named)', duration('--case-timeout'), DEFAULT_CASE_TIMEOUT_MS)
     .option('--max-steps <n>', 'evaluation steps per run before a case is discarded as too expensive', positiveInt('--max-steps'))
+    .option('--max-memory-mb <n>', `heap cap of the hunt's worker thread in MB: a case that exhausts it is reported, exit 2 (default ${DEFAULT_MAX_MEMORY_MB})`, memoryMb('--max-memory-mb'), DEFAULT_MAX_MEMORY_MB)
     .option('--stack-mb <n>', `JavaScript stack of the hunt's worker thread, in MB (at most ${MAX_STACK_MB})`, stackMb('--stack-mb'), 256)
     .option('--expect-leak', 'the variant is known to be bad: exit 0 when a counterexample is found, 1 when none is ("still caught" jobs)')
     .option('--reporter <kind>', `output: ${REPORTERS.join(', ')} (see docs/ci.md)`, reporterFlag, 'text')
     .option('--json', 'same as --reporter json')
+    .option('--html <file>', 'also write the report as one self-contained HTML page (docs/reports.md)')
+    .option('--no-progress', 'no progress line (it is only drawn on a terminal anyway)')
     .addHelpText('after', EXIT_CODES_HELP)
     .option('--target <file|stdio:cmd>', 'hunt in an implementation under test instead (docs/targets.md; saved with --out)')
     .option('--mask <constructs>', 'with --target: constructs it cannot express, e.g. endorse,prim:toStr')
     .action(async (flags: HuntFlags & { target?: string; mask?: string }) => {
+      if (flags.html !== undefined && (flags.target || flags.system !== 'llmbda')) throw new UserError('--html reports LLMbda hunts only (not --target or --system other than llmbda)');
       if (flags.target) return runTargetHunt({ ...flags, target: flags.target }, result);
       const reporter: Reporter = flags.json ? 'json' : flags.reporter ?? 'text';
       const found = (f: boolean): number => (f === Boolean(flags.expectLeak) ? 0 : 1);
       if (flags.system !== 'llmbda' && reporter !== 'text' && reporter !== 'json') throw new UserError(`--system ${flags.system} supports --reporter text or json, got ${reporter}`);
-      if (flags.system === 'ppmf' || flags.system === 'endorse') {
-        const r = flags.system === 'ppmf'
-          ? huntPpmf({ suites: PPMF_SUITES, variant: flags.variant ?? 'ppmf', timeMs: flags.time ?? 30_000, ...(flags.seed !== undefined ? { seed: flags.seed } : {}), ...(flags.suite ? { suite: flags.suite } : {}) })
-          : huntEndorse({ suites: ENDORSE_SUITES, variant: flags.variant ?? 'reference', timeMs: flags.time ?? 30_000, ...(flags.seed !== undefined ? { seed: flags.seed } : {}), ...(flags.suite ? { suite: flags.suite } : {}) });
-        process.stdout.write(reporter === 'json' ? `${JSON.stringify(r.json ?? { found: r.found, tried: r.tried }, null, 2)}\n` : `${r.report}\n`);
-        result.exitCode = found(r.found);
-        return;
-      }
-      if (flags.system === 'banking') {
-        const r = huntBanking({ variant: flags.variant ?? 'ifc-off', timeMs: flags.time ?? 30_000, ...(flags.seed !== undefined ? { seed: flags.seed } : {}), ...(flags.suite ? { suite: flags.suite } : {}) });
-        process.stdout.write(reporter === 'json' ? `${JSON.stringify(r.json ?? { found: r.found, tried: r.tried }, null, 2)}\n` : `${r.report}\n`);
-        result.exitCode = found(r.found);
+      if (flags.system === 'ppmf' || flags.system === 'endorse' || flags.system === 'banking') {
+        result.exitCode = await runSystemHunt(flags.system, flags, reporter, found);
         return;
       }
       if (flags.system !== 'llmbda') throw new UserError(`--system must be llmbda, ppmf, endorse or banking, got ${JSON.stringify(flags.system)}`);
@@ -107,32 +104,48 @@ export function registerHunt(program: Command, result: CommandResult): void {
     .argument('<files...>', 'corpus files (counterexamples/*.json) or folders of them')
     .option('--variant <name|file.ts>', 'judge under this variant instead of the one recorded in each file')
     .option('--lattice <name|file.ts>', 'use this lattice instead of the one recorded in each file')
-    .option('--case-timeout <duration>', 'wall-clock limit of each judgement (a looping user rule is stopped and named)', duration('--case-timeout'), DEFAULT_CASE_TIMEOUT_MS)
+    .option('--case-timeout <duration>', 'time limit of each judgement, CPU time on Linux (a looping user rule is stopped and named)', duration('--case-timeout'), DEFAULT_CASE_TIMEOUT_MS)
+    .option('--max-memory-mb <n>', `heap cap of the replay's worker thread in MB (default ${DEFAULT_MAX_MEMORY_MB})`, memoryMb('--max-memory-mb'), DEFAULT_MAX_MEMORY_MB)
     .option('--reporter <kind>', `output: ${REPORTERS.join(', ')} (see docs/ci.md)`, reporterFlag, 'text')
     .option('--json', 'same as --reporter json')
+    .option('--html <file>', 'also write the report as one self-contained HTML page (docs/reports.md)')
     .addHelpText('after', EXIT_CODES_HELP)
-    .action(async (args: string[], flags: { variant?: string; lattice?: string; json?: boolean; reporter?: Reporter; caseTimeout: number }) => {
+    .action(async (args: string[], flags: { variant?: string; lattice?: string; json?: boolean; reporter?: Reporter; caseTimeout: number; maxMemoryMb: number; html?: string }) => {
       const started = performance.now();
       const reporter: Reporter = flags.json ? 'json' : flags.reporter ?? 'text';
       const files = expandCorpusArgs(args);
-      type Replayed = Pick<ReplayResult, 'file' | 'entry' | 'ok' | 'reference' | 'variant' | 'report'>;
+      type Replayed = Pick<ReplayResult, 'file' | 'entry' | 'ok' | 'reference' | 'variant' | 'report' | 'explanation'>;
       const done: ({ file: string; result: Replayed; timeMs: number } | { file: string; error: string })[] = [];
-      for (const file of files) {
-        const t0 = performance.now();
-        try {
-          // In a supervised worker: a variant file's rules may loop.
-          const r = await startInWorker<Replayed>('replay', { file, ...(flags.variant ? { variant: flags.variant } : {}), ...(flags.lattice ? { lattice: flags.lattice } : {}) },
-            { stackMb: 256, caseTimeoutMs: flags.caseTimeout }).result;
-          done.push({ file, result: r, timeMs: performance.now() - t0 });
-        } catch (e) {
-          // One bad file among many is reported with the others; a single bad file is a usage error (exit 2).
-          if (!(e instanceof UserError) || files.length === 1) throw e;
-          done.push({ file, error: e.message });
+      const summaryOf = (): string => {
+        const ok = done.filter((d) => 'result' in d && d.result.ok).length;
+        const errors = done.filter((d) => 'error' in d).length;
+        return `${done.length} entr${done.length === 1 ? 'y' : 'ies'}: ${ok} as recorded, ${done.length - ok - errors} regressed, ${errors} could not be loaded`;
+      };
+      let current: { stop(): void } | undefined;
+      // SIGINT/SIGTERM: the entries replayed so far are printed, then exit 130/143.
+      await withInterrupts((signal) => {
+        current?.stop();
+        const partial = done.map((d) => ('error' in d ? `Replaying ${d.file}\n  ERROR: ${d.error}` : d.result.report));
+        if (reporter === 'text') process.stdout.write([...partial, `INTERRUPTED (${signal}): replayed ${summaryOf()}; ${files.length - done.length} of ${files.length} not replayed.`, ''].join('\n\n'));
+        else process.stdout.write(`${JSON.stringify({ interrupted: signal, replayed: done.map((d) => ('error' in d ? { file: d.file, error: d.error } : { file: d.file, ok: d.result.ok })), notReplayed: files.slice(done.length) }, null, 2)}\n`);
+      }, async () => {
+        for (const file of files) {
+          const t0 = performance.now();
+          try {
+            // In a supervised worker: a variant file's rules may loop, a case may exhaust the heap.
+            const task = startInWorker<Replayed>('replay', { file, ...(flags.variant ? { variant: flags.variant } : {}), ...(flags.lattice ? { lattice: flags.lattice } : {}) },
+              { stackMb: 256, caseTimeoutMs: flags.caseTimeout, maxMemoryMb: flags.maxMemoryMb });
+            current = task;
+            done.push({ file, result: await task.result, timeMs: performance.now() - t0 });
+          } catch (e) {
+            // One bad file among many is reported with the others; a single bad file is a usage error (exit 2).
+            if (!(e instanceof UserError) || files.length === 1) throw e;
+            done.push({ file, error: e.message });
+          }
         }
-      }
-      const ok = done.filter((d) => 'result' in d && d.result.ok).length;
+      });
       const errors = done.filter((d) => 'error' in d);
-      const summary = `Replayed ${done.length} entr${done.length === 1 ? 'y' : 'ies'}: ${ok} as recorded, ${done.length - ok - errors.length} regressed, ${errors.length} could not be loaded.`;
+      const summary = `Replayed ${summaryOf()}.`;
       const text = [
         ...done.map((d) => ('error' in d ? `Replaying ${d.file}\n  ERROR: ${d.error}` : d.result.report)),
         ...(done.length > 1 ? ['', summary] : []),
@@ -140,6 +153,7 @@ export function registerHunt(program: Command, result: CommandResult): void {
       const doc = replayDocument(done, { version: packageVersion(), timeMs: performance.now() - started, text });
       result.exitCode = errors.length > 0 ? 2 : doc.exitCode;
       process.stdout.write(render(doc, reporter));
+      if (flags.html !== undefined) writeHtml(flags.html, doc);
     });
 }
 
@@ -173,6 +187,22 @@ async function runHunt(flags: HuntFlags, reporter: Reporter): Promise<number> {
     ...(flags.maxSteps !== undefined ? { maxSteps: flags.maxSteps } : {}),
     ...(flags.out !== undefined ? { entryDir: flags.out } : {}),
   };
+  // The search runs in the worker, which posts its case count; this thread draws the line (a terminal only).
+  // The line starts at the first count, so the rate leaves out the worker's start-up and loading.
+  const showProgress = ProgressLine.enabled(process.stderr, flags.progress && reporter === 'text');
+  let line: ProgressLine | undefined;
+  const searchStarted = performance.now();
+  const huntArgs: HuntTaskArgs = showProgress ? { ...args, progressMs: 100 } : args;
+  // A --runs budget over named suite and lattices is a known total; otherwise the ETA is the time left.
+  const total = flags.runs !== undefined && flags.suite !== undefined && flags.suite !== 'all' && flags.lattice && !flags.prims ? flags.runs * flags.lattice.length : undefined;
+  const drawCases = (tried: number): void => {
+    if (line === undefined) {
+      line = new ProgressLine(process.stderr, 'hunting'); // the first count starts the clock
+      return;
+    }
+    line.update(tried, timeMs !== undefined ? { leftMs: Math.max(0, timeMs - (performance.now() - searchStarted)) }
+      : total !== undefined ? { total } : { detail: `at most ${flags.runs ?? '?'} per (suite, lattice)` });
+  };
   let best: HuntProgress | undefined;
   let saved: SaveOutcome | undefined;
   let saveError: string | undefined;
@@ -186,7 +216,13 @@ async function runHunt(flags: HuntFlags, reporter: Reporter): Promise<number> {
   };
   const say = (text: string): void => { if (reporter === 'text') process.stderr.write(`${text}\n`); };
   const onEvent = (ev: unknown): void => {
-    const p = ev as HuntProgress;
+    const p = ev as HuntTaskEvent;
+    if (p.kind === 'cases') {
+      // Only while searching: once a case is found, shrinking reports its own lines.
+      if (best === undefined) drawCases(p.tried);
+      return;
+    }
+    line?.stop();
     if (p.kind === 'found') {
       say(`Found a counterexample (${p.size} AST nodes) on ${p.suite}/${p.lattice}; shrinking it now (Ctrl-C keeps the best so far):\n${p.report}`);
     } else if (!best || p.size < best.size) {
@@ -195,13 +231,14 @@ async function runHunt(flags: HuntFlags, reporter: Reporter): Promise<number> {
     best = p;
     save(p.entry);
   };
-  const task = startInWorker<HuntTaskResult>('hunt', args, { stackMb: flags.stackMb, caseTimeoutMs: flags.caseTimeout, onEvent });
+  const task = startInWorker<HuntTaskResult>('hunt', huntArgs, { stackMb: flags.stackMb, caseTimeoutMs: flags.caseTimeout, maxMemoryMb: flags.maxMemoryMb, onEvent });
   const savedLine = (): string[] => [
     ...(saved ? [describeSave(saved)] : []),
     ...(saveError !== undefined ? [`NOT SAVED: ${saveError}`] : []),
   ];
   const r = await withInterrupts((signal) => {
     task.stop();
+    line?.stop();
     if (reporter !== 'text') {
       process.stdout.write(`${JSON.stringify({ interrupted: signal, found: best !== undefined, ...(best ? { suite: best.suite, lattice: best.lattice, size: best.size, case: best.entry } : {}), saved: saved?.file ?? null, saveError: saveError ?? null }, null, 2)}\n`);
     } else {
@@ -210,7 +247,7 @@ async function runHunt(flags: HuntFlags, reporter: Reporter): Promise<number> {
         : `INTERRUPTED (${signal}): no counterexample found yet (seed ${flags.seed ?? 'random'}); nothing saved.\n`);
     }
     return saveError !== undefined ? 2 : undefined;
-  }, () => task.result);
+  }, () => task.result.finally(() => line?.stop()));
   const f = r.finding;
   // The report first, then the save: a save that fails never costs the finding.
   const doc = huntDocument(r, { version: packageVersion(), expectLeak: Boolean(flags.expectLeak), variantSpec: flags.variant! });
@@ -219,10 +256,42 @@ async function runHunt(flags: HuntFlags, reporter: Reporter): Promise<number> {
     save(f.entry);
     if (saved && reporter === 'text') process.stdout.write(`${describeSave(saved)}\n`);
   }
-  if (saveError !== undefined) {
-    process.stderr.write(`llmbda: ${saveError}\n`);
-    return 2;
+  // The page after the save: a page that cannot be written never costs the saved finding.
+  let htmlError: string | undefined;
+  if (flags.html !== undefined) {
+    try {
+      writeHtml(flags.html, doc);
+    } catch (e) {
+      if (!(e instanceof UserError)) throw e;
+      htmlError = e.message;
+    }
   }
+  for (const err of [saveError, htmlError]) if (err !== undefined) process.stderr.write(`llmbda: ${err}\n`);
+  if (saveError !== undefined || htmlError !== undefined) return 2;
   if (r.status === 'inconclusive' && !flags.expectLeak) return EXIT_INCONCLUSIVE;
   return doc.exitCode;
+}
+
+/**
+ * `hunt --system ppmf|endorse|banking`, supervised like the LLMbda hunt: the search runs in a worker (the
+ * watchdog stops a case stuck past --case-timeout, the heap is capped); SIGINT/SIGTERM print what is known
+ * (a failing case found and being shrunk, or nothing yet) and exit 130/143.
+ */
+async function runSystemHunt(system: SystemHuntArgs['system'], flags: HuntFlags, reporter: Reporter, found: (f: boolean) => number): Promise<number> {
+  const seed = flags.seed ?? defaultSeed();
+  const args: SystemHuntArgs = { system, timeMs: flags.time ?? 30_000, seed, ...(flags.variant !== undefined ? { variant: flags.variant } : {}), ...(flags.suite ? { suite: flags.suite } : {}) };
+  let first: SystemFound | undefined;
+  const task = startInWorker<SystemHuntResult>('hunt-system', args, { stackMb: flags.stackMb, caseTimeoutMs: flags.caseTimeout, maxMemoryMb: flags.maxMemoryMb, onEvent: (ev) => { first ??= ev as SystemFound; } });
+  const r = await withInterrupts((signal) => {
+    task.stop();
+    if (reporter === 'json') {
+      process.stdout.write(`${JSON.stringify({ interrupted: signal, system, found: first !== undefined, ...(first ? { suite: first.suite, reason: first.reason, testsToFailure: first.testsToFailure } : {}) }, null, 2)}\n`);
+    } else {
+      process.stdout.write(first
+        ? `INTERRUPTED (${signal}) while shrinking: a counterexample to ${first.suite} was found after ${first.testsToFailure} tests (${first.reason}); rerun with the same --seed to see it shrunk.\n`
+        : `INTERRUPTED (${signal}): no counterexample found yet on --system ${system} (seed ${seed}).\n`);
+    }
+  }, () => task.result);
+  process.stdout.write(reporter === 'json' ? `${JSON.stringify(r.json ?? { found: r.found, tried: r.tried }, null, 2)}\n` : `${r.report}\n`);
+  return found(r.found);
 }

@@ -16,7 +16,7 @@ import { closeProgram, loadPrelude } from '../semantics/prelude.ts';
 import { failureKey, showConversation, type Conversation } from '../semantics/config.ts';
 import { peval } from '../semantics/peval.ts';
 import { makeRng, NoResponse, sampledOracle } from '../semantics/sampling.ts';
-import { duration, parseLabelFlag, positiveInt, readText, seed32, stackMb } from './common.ts';
+import { DEFAULT_MAX_MEMORY_MB, duration, memoryMb, parseLabelFlag, positiveInt, readText, seed32, stackMb } from './common.ts';
 import { BudgetExceeded } from '../semantics/errors.ts';
 import { renderTable } from '../util/table.ts';
 import type { CommandResult } from './main.ts';
@@ -38,6 +38,7 @@ export interface RunOpts extends OracleOpts {
   /** JavaScript stack of the evaluation worker (MB). */
   stackMb: number;
   caseTimeout?: number;
+  maxMemoryMb?: number;
 }
 
 export function registerRun(program: Command, result: CommandResult): void {
@@ -54,11 +55,12 @@ export function registerRun(program: Command, result: CommandResult): void {
     .option('--sample <n>', 'run peval N times with a seeded sampled oracle and print frequencies', positiveInt('--sample'))
     .option('--seed <s>', 'seed for --sample', seed32("--seed"), 1)
     .option('--stack-mb <n>', 'JavaScript stack for the evaluation worker, in MB, at most 4096 (deep recursion needs more)', stackMb('--stack-mb'), 512)
-    .option('--case-timeout <duration>', 'wall-clock limit of the evaluation (it is stopped and reported)', duration('--case-timeout'), 60_000)
+    .option('--case-timeout <duration>', 'time limit of the evaluation, CPU time on Linux (it is stopped and reported)', duration('--case-timeout'), 60_000)
     .option('--max-steps <n>', 'evaluation steps before the run is stopped (default: unlimited, fuel and --case-timeout bound it)', positiveInt('--max-steps'))
+    .option('--max-memory-mb <n>', `heap cap of the evaluation worker in MB: past it the run stops with a clear error, exit 2 (default ${DEFAULT_MAX_MEMORY_MB})`, memoryMb('--max-memory-mb'), DEFAULT_MAX_MEMORY_MB)
     .option('--json', 'machine-readable output')
     .action(async (file: string, opts: RunOpts) => {
-      const { stdout, stderr, exitCode } = await inLargeStack<RunOutput>('run', { file, opts }, opts.stackMb, opts.caseTimeout ?? 60_000);
+      const { stdout, stderr, exitCode } = await inLargeStack<RunOutput>('run', { file, opts }, opts.stackMb, opts.caseTimeout ?? 60_000, opts.maxMemoryMb);
       process.stdout.write(stdout);
       if (stderr) process.stderr.write(stderr);
       result.exitCode = exitCode;

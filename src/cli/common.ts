@@ -22,7 +22,7 @@ export function integer(flag: string): (v: string) => number {
   };
 }
 
-/** Default per-case wall-clock limit of every command (a case normally takes milliseconds). */
+/** Default per-case time limit of every command (CPU time of the thread on Linux) (a case normally takes milliseconds). */
 export const DEFAULT_CASE_TIMEOUT_MS = 10_000;
 
 /** The largest seed: seeds are 32-bit (fast-check's generator takes them modulo 2^32). */
@@ -44,6 +44,25 @@ export function stackMb(flag: string): (v: string) => number {
   return (v) => {
     const n = positiveInt(flag)(v);
     if (n > 4096) throw new UserError(`${flag} must be at most 4096 (MB), got ${n}`);
+    return n;
+  };
+}
+
+/**
+ * Default heap cap of a worker thread that runs cases (MB): a case whose distributions would exhaust the
+ * heap is reported ("case N exceeded the memory limit") instead of the process dying out of memory.
+ */
+export const DEFAULT_MAX_MEMORY_MB = 768;
+
+/** The smallest and largest `--max-memory-mb` (a worker needs room to load the sources; past 64 GB is a typo). */
+export const MIN_MEMORY_MB = 64;
+export const MAX_MEMORY_MB = 65_536;
+
+/** `--max-memory-mb`: an integer from MIN_MEMORY_MB to MAX_MEMORY_MB. */
+export function memoryMb(flag: string): (v: string) => number {
+  return (v) => {
+    const n = positiveInt(flag)(v);
+    if (n < MIN_MEMORY_MB || n > MAX_MEMORY_MB) throw new UserError(`${flag} must be from ${MIN_MEMORY_MB} to ${MAX_MEMORY_MB} (MB), got ${n}`);
     return n;
   };
 }

@@ -19,14 +19,34 @@ export interface HuntTaskArgs {
   readonly maxSteps?: number;
   /** The folder the CLI saves entries in (--out): user files are recorded relative to it. */
   readonly entryDir?: string;
+  /** Post the case count as `cases` events (for the CLI's progress line), at most every `progressMs`. */
+  readonly progressMs?: number;
 }
+
+/** The count of generated cases so far, posted while the search runs (the CLI thread draws the progress line). */
+export interface HuntCasesEvent {
+  readonly kind: 'cases';
+  readonly tried: number;
+}
+
+/** What the worker posts: findings as they are found and improved, and (when asked) case counts. */
+export type HuntTaskEvent = HuntProgress | HuntCasesEvent;
 
 /** What comes back: the result without the case value. */
 export type HuntTaskResult = Omit<HuntResult, 'finding'> & {
   readonly finding?: Omit<NonNullable<HuntResult['finding']>, 'value'> & { readonly entry: CorpusEntry };
 };
 
-export async function executeHunt(a: HuntTaskArgs, emit: (ev: HuntProgress) => void): Promise<HuntTaskResult> {
+export async function executeHunt(a: HuntTaskArgs, emit: (ev: HuntTaskEvent) => void): Promise<HuntTaskResult> {
+  // Case counts are throttled here, in the worker: one message per interval, not one per case.
+  let lastPost = -Infinity;
+  const every = a.progressMs;
+  const onCase = every === undefined ? undefined : (tried: number): void => {
+    const now = performance.now();
+    if (now - lastPost < every) return;
+    lastPost = now;
+    emit({ kind: 'cases', tried });
+  };
   const r = await hunt({
     variant: a.variant,
     ...(a.lattices ? { lattices: a.lattices } : {}),
@@ -39,6 +59,7 @@ export async function executeHunt(a: HuntTaskArgs, emit: (ev: HuntProgress) => v
     ...(a.entryDir !== undefined ? { entryDir: a.entryDir } : {}),
     minimise: a.minimise,
     onProgress: emit,
+    ...(onCase ? { onCase } : {}),
   });
   if (!r.finding) return r;
   const { value: _value, ...finding } = r.finding;

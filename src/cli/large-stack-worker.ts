@@ -2,7 +2,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { installHeartbeat } from '../util/heartbeat.ts';
 
-const { task, args, heartbeat } = workerData as { task: 'run' | 'hunt' | 'replay'; args: unknown; heartbeat?: SharedArrayBuffer };
+const { task, args, heartbeat } = workerData as { task: 'run' | 'hunt' | 'replay' | 'load' | 'hunt-system'; args: unknown; heartbeat?: SharedArrayBuffer };
 if (heartbeat) installHeartbeat(heartbeat, (site, where) => parentPort?.postMessage({ site, where }));
 const emit = (event: unknown): void => parentPort?.postMessage({ event });
 try {
@@ -15,7 +15,13 @@ try {
     const { replay } = await import('../api/hunt.ts');
     const a = args as { file: string; variant?: string; lattice?: string };
     const r = await replay(a.file, { ...(a.variant !== undefined ? { variant: a.variant } : {}), ...(a.lattice !== undefined ? { lattice: a.lattice } : {}) });
-    value = { file: r.file, entry: r.entry, ok: r.ok, reference: r.reference, variant: r.variant, report: r.report };
+    value = { file: r.file, entry: r.entry, ok: r.ok, reference: r.reference, variant: r.variant, report: r.report, explanation: r.explanation };
+  } else if (task === 'load') {
+    const { executeLoad } = await import('./load-task.ts');
+    value = await executeLoad(args as Parameters<typeof executeLoad>[0]);
+  } else if (task === 'hunt-system') {
+    const { executeSystemHunt } = await import('./system-hunt-task.ts');
+    value = executeSystemHunt(args as Parameters<typeof executeSystemHunt>[0], emit);
   } else {
     const { executeHunt } = await import('./hunt-task.ts');
     value = await executeHunt(args as Parameters<typeof executeHunt>[0], emit);

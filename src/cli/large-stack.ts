@@ -12,10 +12,11 @@
 import { Worker } from 'node:worker_threads';
 import { UserError } from '../util/absurd.ts';
 import { StackLimitError } from '../semantics/ev.ts';
-import { BEATS, HEARTBEAT_BYTES, SITE } from '../util/heartbeat.ts';
+import { BEATS, HEARTBEAT_BYTES, loadingMessage, noProgress, Watchdog } from '../util/heartbeat.ts';
+import { importTimeoutMs } from '../util/user-module.ts';
 
 /** Tasks a worker can run, by name. */
-export type TaskName = 'run' | 'hunt' | 'replay';
+export type TaskName = 'run' | 'hunt' | 'replay' | 'load' | 'hunt-system';
 
 /** The largest `--stack-mb` accepted (a thread's stack is reserved up front; more fails to start). */
 export const MAX_STACK_MB = 4096;
@@ -23,10 +24,12 @@ export const MAX_STACK_MB = 4096;
 /** How to supervise a task. */
 export interface WorkerTaskOptions {
   readonly stackMb: number;
-  /** The per-case wall-clock limit (ms); no watchdog when absent. */
+  /** The per-case limit (ms; CPU time of the worker thread where known, see Watchdog); no watchdog when absent. */
   readonly caseTimeoutMs?: number;
   /** The limit before the first case (loading user files); default max(3 × the case limit, 15 s). */
   readonly graceMs?: number;
+  /** Heap cap of the worker (MB, `resourceLimits.maxOldGenerationSizeMb`): past it the task fails with a user error. */
+  readonly maxMemoryMb?: number;
   /** Progress events the task emits. */
   readonly onEvent?: (ev: unknown) => void;
 }
@@ -49,7 +52,7 @@ export function startInWorker<T>(task: TaskName, args: unknown, opts: WorkerTask
   const beats = new Int32Array(heartbeat);
   const worker = new Worker(new URL(entry, import.meta.url), {
     workerData: { task, args, heartbeat },
-    resourceLimits: { stackSizeMb: opts.stackMb },
+    resourceLimits: { stackSizeMb: opts.stackMb, ...(opts.maxMemoryMb !== undefined ? { maxOldGenerationSizeMb: opts.maxMemoryMb } : {}) },
   });
   const sites = new Map<number, string>();
   let timer: NodeJS.Timeout | undefined;
@@ -58,6 +61,11 @@ export function startInWorker<T>(task: TaskName, args: unknown, opts: WorkerTask
     stopped = true;
     if (timer) clearInterval(timer);
     void worker.terminate();
+  };
+  /** Which case the worker was on, for messages (the whole task when it has a single one). */
+  const what = (): string => {
+    const n = Atomics.load(beats, BEATS);
+    return opts.graceMs !== undefined && n === 0 ? `the ${task}` : `case ${n === 0 ? 1 : n}`;
   };
   const result = new Promise<T>((resolve, reject) => {
     const finish = (f: () => void): void => {
@@ -74,21 +82,18 @@ export function startInWorker<T>(task: TaskName, args: unknown, opts: WorkerTask
       else finish(() => reject(new Error(m.message)));
     });
     worker.once('exit', (code) => finish(() => reject(new Error(`the ${task} worker exited (code ${code}) without a result`))));
-    worker.once('error', (e) => finish(() => reject(e instanceof RangeError ? new StackLimitError(`the evaluation worker ran out of stack (--stack-mb ${opts.stackMb}); raise --stack-mb or lower --fuel`) : e)));
+    worker.once('error', (e) => finish(() => reject(
+      isOutOfMemory(e) ? new UserError(memoryMessage(what(), opts.maxMemoryMb))
+        : e instanceof RangeError ? new StackLimitError(`the evaluation worker ran out of stack (--stack-mb ${opts.stackMb}); raise --stack-mb or lower --fuel`) : e)));
     const limit = opts.caseTimeoutMs;
     if (limit !== undefined) {
-      let last = Atomics.load(beats, BEATS);
-      let lastAt = Date.now();
+      const dog = new Watchdog(beats, sites, { caseMs: limit, firstMs: opts.graceMs ?? loadLimit(limit), importMs: importTimeoutMs() });
       timer = setInterval(() => {
-        const now = Atomics.load(beats, BEATS);
-        if (now !== last) { last = now; lastAt = Date.now(); return; }
-        const allowed = now === 0 ? opts.graceMs ?? loadLimit(limit) : limit;
-        if (Date.now() - lastAt <= allowed) return;
-        const site = sites.get(Atomics.load(beats, SITE));
-        const secs = `${(allowed / 1000).toFixed(allowed < 10_000 ? 1 : 0)} s`;
-        const where = site ? `in ${site}` : now === 0 && opts.graceMs === undefined ? 'before the first case (loading the lattice, variant or primitive files)' : 'in the evaluator';
-        const what = opts.graceMs !== undefined && now === 0 ? `the ${task}` : `case ${now === 0 ? 1 : now}`;
-        finish(() => reject(new UserError(`${what} timed out ${where}: no progress for ${secs} (--case-timeout ${(limit / 1000).toString()}s)`)));
+        const stall = dog.poll();
+        if (!stall) return;
+        if (stall.kind === 'loading') { finish(() => reject(new UserError(loadingMessage(stall.file, stall.ms)))); return; }
+        const where = stall.site ? `in ${stall.site}` : stall.beats === 0 && opts.graceMs === undefined ? 'before the first case (loading the lattice, variant or primitive files)' : 'in the evaluator';
+        finish(() => reject(new UserError(`${what()} timed out ${where}: ${noProgress(stall)} (--case-timeout ${(limit / 1000).toString()}s)`)));
       }, Math.min(250, Math.max(20, limit / 4)));
       timer.unref();
     }
@@ -96,7 +101,17 @@ export function startInWorker<T>(task: TaskName, args: unknown, opts: WorkerTask
   return { result, stop };
 }
 
+/** Did a worker die because its heap hit `maxOldGenerationSizeMb`? */
+export function isOutOfMemory(e: unknown): boolean {
+  return (e as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
+}
+
+/** The message for a case that exhausted the worker's heap cap. */
+export function memoryMessage(what: string, capMb: number | undefined): string {
+  return `${what} exceeded the memory limit (${capMb ?? 'the heap'} MB${capMb !== undefined ? '; --max-memory-mb' : ''}): its distributions grew too large; lower --fuel or --max-outcomes, or raise --max-memory-mb`;
+}
+
 /** Run a task in a large-stack worker and wait for it. */
-export async function inLargeStack<T>(task: TaskName, args: unknown, stackMb: number, timeoutMs?: number): Promise<T> {
-  return startInWorker<T>(task, args, { stackMb, ...(timeoutMs !== undefined ? { caseTimeoutMs: timeoutMs, graceMs: timeoutMs } : {}) }).result;
+export async function inLargeStack<T>(task: TaskName, args: unknown, stackMb: number, timeoutMs?: number, maxMemoryMb?: number): Promise<T> {
+  return startInWorker<T>(task, args, { stackMb, ...(timeoutMs !== undefined ? { caseTimeoutMs: timeoutMs, graceMs: timeoutMs } : {}), ...(maxMemoryMb !== undefined ? { maxMemoryMb } : {}) }).result;
 }

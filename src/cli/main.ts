@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { UserError } from '../util/absurd.ts';
+import { probeUserImports } from '../util/user-module.ts';
 import { BudgetExceeded, StackLimitError } from '../semantics/errors.ts';
 import { registerRun } from './cmd-run.ts';
 import { registerCheck } from './cmd-check.ts';
@@ -35,8 +36,8 @@ import { registerDiff } from './cmd-target.ts';
 /** The exit code a command asks for (commands set it; 0 when unset). */
 export interface CommandResult { exitCode: number }
 
-export async function main(argv: readonly string[]): Promise<number> {
-  const result: CommandResult = { exitCode: 0 };
+/** The `llmbda` command tree; a command's action sets `result.exitCode` (the doc test reads the tree's flags). */
+export function buildProgram(result: CommandResult): Command {
   const program = new Command();
   program
     .name('llmbda')
@@ -53,6 +54,14 @@ export async function main(argv: readonly string[]): Promise<number> {
   registerBanking(program, result);
   registerDiff(program, result);
   registerMutants(program, result);
+  return program;
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const result: CommandResult = { exitCode: 0 };
+  // User files imported in this thread (leak --lattice, --target modules) are first loaded in a watched worker.
+  probeUserImports(true);
+  const program = buildProgram(result);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return result.exitCode;

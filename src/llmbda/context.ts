@@ -28,6 +28,8 @@ export interface LlmbdaCtx<L> {
   readonly maxDepth?: number;
   /** Step budget per evaluation (default `CASE_STEP_BUDGET`). */
   readonly maxSteps?: number;
+  /** The reference semantics reports compare against (default `REFERENCE`; a variant with added primitives sets it to the reference with them). */
+  readonly reference?: Semantics;
 }
 
 /** An LLMbda theorem suite of any case type (pair or single), run in an `LlmbdaCtx`. */

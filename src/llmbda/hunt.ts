@@ -9,7 +9,8 @@ import { caseSize, minimise, type AnyCase } from './minimise.ts';
 import { isPairCase } from './variant-ctx.ts';
 import { join } from 'node:path';
 import { caseToEntry, findingName, isModuleFile, pathFromEntry, type CorpusEntry } from './corpus.ts';
-import { pairReport, pairShowsLeak, singleReport, type ReportHeader } from './report.ts';
+import { pairCaseReport, pairShowsLeak, singleCaseReport, type ReportHeader } from './report.ts';
+import type { CaseExplanation } from './explain.ts';
 
 /** A counterexample found by a hunt. */
 export interface Finding {
@@ -32,10 +33,12 @@ export interface Finding {
   readonly value: AnyCase<unknown>;
   readonly entry: CorpusEntry;
   readonly savedTo?: string;
+  /** The report's content as data: each run beside the reference, the first diverging rule application. */
+  readonly explanation: CaseExplanation;
 }
 
 /** What is known about a finding before minimising and saving it. */
-export type Found = Omit<Finding, 'shrunkSize' | 'size' | 'value' | 'entry' | 'savedTo' | 'leak'>;
+export type Found = Omit<Finding, 'shrunkSize' | 'size' | 'value' | 'entry' | 'savedTo' | 'leak' | 'explanation'>;
 
 export interface FinishOptions {
   /** How the variant is named in the corpus entry and the replay command (a catalogue name or a file path). */
@@ -60,6 +63,7 @@ export interface FinishOptions {
 export interface Described {
   readonly entry: CorpusEntry;
   readonly report: string;
+  readonly explanation: CaseExplanation;
   readonly size: number;
 }
 
@@ -84,8 +88,8 @@ export function describeFinding(
     reason: f.reason, seed: f.seed, path: f.path, testsToFailure: f.testsToFailure, timeToFailureMs: f.timeToFailureMs, shrinks: f.shrinks,
     ...(minimised ? { minimised } : {}), replay,
   };
-  const report = isPairCase(value) ? pairReport(ctx, value, header) : singleReport(ctx, value, header);
-  return { entry, report, size: caseSize(value) };
+  const cr = isPairCase(value) ? pairCaseReport(ctx, value, header) : singleCaseReport(ctx, value, header);
+  return { entry, report: cr.text, explanation: cr.explanation, size: caseSize(value) };
 }
 
 /** Minimise, build the corpus entry and write the report (saving is the caller's: `saveFinding`). */
@@ -114,6 +118,6 @@ export function finishFinding(
   }
   const d = describeFinding(opts, variant, suite, ctx, final, { ...f, reason }, minimised);
   const leak = isPairCase(final) && pairShowsLeak(ctx, final);
-  const finding: Finding = { ...f, reason, leak, shrunkSize, size: d.size, value: final, entry: d.entry };
+  const finding: Finding = { ...f, reason, leak, shrunkSize, size: d.size, value: final, entry: d.entry, explanation: d.explanation };
   return { finding, report: d.report };
 }

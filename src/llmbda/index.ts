@@ -9,3 +9,4 @@ export * from './pair-eval.ts';
 export * from './prims.ts';
 export * from './report.ts';
 export * from './variant-ctx.ts';
+export * from './explain.ts';

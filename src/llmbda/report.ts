@@ -6,9 +6,7 @@
  */
 import * as Q from '../distributions/rational.ts';
 import { entries, type SubDist } from '../distributions/subdist.ts';
-import type { Expr } from '../syntax/ast.ts';
 import type { Lattice } from '../lattice/lattice.ts';
-import { children, withChildren } from '../syntax/helpers.ts';
 import { prettyPrint } from '../syntax/printer.ts';
 import type { Final } from '../semantics/config.ts';
 import { showConversation } from '../semantics/config.ts';
@@ -21,15 +19,10 @@ import { failureKey } from '../semantics/config.ts';
 import type { Evaluation } from '../semantics/evaluate.ts';
 import { holeCount, showSkeleton } from '../generators/skeleton.ts';
 import { bar, renderObserved, rowsMaxSum, type ObservedRow } from './observed.ts';
+import { explainPair, explainSingle, LEGEND, showObservedFinal, type CaseExplanation, type ObservedTable, type RunOutcomes } from './explain.ts';
+import { exactWeight, type Divergence, type TraceFragment, type TraceStep } from '../semantics/trace.ts';
+export { showObservedFinal, type CaseExplanation } from './explain.ts';
 export { bar, renderObserved, rowsMaxSum, type ObservedRow } from './observed.ts';
-
-/** A final configuration as its observer sees it: high labelled parts and a high conversation shown as `•`. */
-export function showObservedFinal<L>(lat: Lattice<L>, m: L, f: Final<L>): string {
-  const erase = (e: Expr<L>): Expr<L> =>
-    e.kind === 'label' && !lat.leq(e.label, m) ? { kind: 'var', name: '__erased__' } : withChildren(e, children(e).map(erase));
-  const conv = lat.leq(f.conv.label, m) ? showConversation(lat, f.conv) : '•';
-  return `${conv} ⊢ ${prettyPrint(erase(f.value), lat).replace(/__erased__/g, '•')}`;
-}
 
 /** The m-observations of two denotations, one row per `∼m` class (classes in canonical order). */
 export function observedRows<L>(lat: Lattice<L>, m: L, d0: SubDist<Final<L>>, d1: SubDist<Final<L>>): ObservedRow[] {
@@ -89,14 +82,37 @@ export function pairShowsLeak<L>(ctx: LlmbdaCtx<L>, c: PairCase<L>): boolean {
   return headline(observedRows(ctx.lat, c.obs, runSide(ctx, c, 0).finals, runSide(ctx, c, 1).finals)).leak;
 }
 
+/** A report as text and as the plain data it renders (`explanation`, also rendered as HTML). */
+export interface CaseReport {
+  readonly text: string;
+  readonly explanation: CaseExplanation;
+}
+
+/** The observation table as plain data (exact fractions as strings). */
+export function observedTable(rows: readonly ObservedRow[]): ObservedTable {
+  const sum = (f: (r: ObservedRow) => Q.Rational): Q.Rational => rows.reduce((a, r) => Q.add(a, f(r)), Q.ZERO);
+  const ms = rowsMaxSum(rows);
+  return {
+    rows: rows.map((r) => ({ shown: r.shown, w0: exactWeight(r.w0), w1: exactWeight(r.w1) })),
+    mass0: exactWeight(sum((r) => r.w0)), mass1: exactWeight(sum((r) => r.w1)), maxSum: exactWeight(ms), incompatible: Q.lt(Q.ONE, ms),
+  };
+}
+
 /** The full report for a failing pair case (evaluated again here under `ctx`, the variant's context). */
 export function pairReport<L>(ctx: LlmbdaCtx<L>, c: PairCase<L>, h: ReportHeader): string {
+  return pairCaseReport(ctx, c, h).text;
+}
+
+/** The full report for a failing pair case, with its explanation as data. */
+export function pairCaseReport<L>(ctx: LlmbdaCtx<L>, c: PairCase<L>, h: ReportHeader): CaseReport {
   const { lat } = ctx;
   const e0 = runSide(ctx, c, 0), e1 = runSide(ctx, c, 1);
   const p0 = prettyPrint(programOf(c, 0), lat, { multiline: true });
   const p1 = prettyPrint(programOf(c, 1), lat, { multiline: true });
   const cv0 = conversationOf(c, 0), cv1 = conversationOf(c, 1);
   const rows = observedRows(lat, c.obs, e0.finals, e1.finals);
+  const skeleton = holeCount(c.skeleton) > 0 ? showSkeleton(lat, c.skeleton) : null;
+  const explanation = explainPair(ctx, c, observedTable(rows), skeleton, showModelSpec(c.model));
   const lines = [
     ...headerLines(h, headline(rows)),
     '',
@@ -104,7 +120,7 @@ export function pairReport<L>(ctx: LlmbdaCtx<L>, c: PairCase<L>, h: ReportHeader
     `Model: ${showModelSpec(c.model)}`,
     `Starting conversations: run 0 ${showConversation(lat, cv0)}, run 1 ${showConversation(lat, cv1)}${lat.leq(c.conv.label, c.obs) ? '' : ' (high: m cannot see it)'}`,
     '',
-    holeCount(c.skeleton) > 0
+    skeleton !== null
       ? 'The two programs (one low skeleton; the high parts differ, marked ⟦label: run 0 | run 1⟧):'
       : 'The two programs are the same; the runs differ only in their (high) starting conversations:',
     `  ${showSkeleton(lat, c.skeleton)}`,
@@ -116,16 +132,23 @@ export function pairReport<L>(ctx: LlmbdaCtx<L>, c: PairCase<L>, h: ReportHeader
   ];
   const missing = [...missingLines(e0, 'run 0'), ...missingLines(e1, 'run 1')];
   if (missing.length > 0) lines.push('Missing mass:', ...missing);
+  lines.push('', ...explanationLines(explanation));
   // TIPNI-style reasons repeat the table above; other suites' reasons carry their own comparison.
   const reason = /^observer distributions are incompatible/.test(h.reason) ? h.reason.split('\n')[0]! : h.reason;
-  lines.push('', `Why the suite rejects it: ${reason}`, ...footerLines(h));
-  return lines.join('\n');
+  lines.push('', `Why the suite rejects it: ${reason}`, ...footerLines(h), '', ...legendLines());
+  return { text: lines.join('\n'), explanation };
 }
 
 /** The full report for a failing single-run case (Confinement, Lemma 2, Theorem 3). */
 export function singleReport<L>(ctx: LlmbdaCtx<L>, c: SingleCase<L>, h: ReportHeader): string {
+  return singleCaseReport(ctx, c, h).text;
+}
+
+/** The full report for a failing single-run case, with its explanation as data. */
+export function singleCaseReport<L>(ctx: LlmbdaCtx<L>, c: SingleCase<L>, h: ReportHeader): CaseReport {
   const { lat } = ctx;
   const e = runSingle(ctx, c);
+  const explanation = explainSingle(ctx, c, showModelSpec(c.model));
   const lines = [
     ...headerLines(h, { leak: false, why: 'one run of one program: a broken law, not by itself a leak' }),
     '',
@@ -140,10 +163,93 @@ export function singleReport<L>(ctx: LlmbdaCtx<L>, c: SingleCase<L>, h: ReportHe
     ...entries(e.finals).map(([f, w]) => `  ${Q.show(w).padStart(7)} ${bar(w)}  ${showConversation(lat, f.conv)} ⊢ ${prettyPrint(f.value, lat)}`),
     ...missingLines(e, 'missing'),
     '',
+    ...explanationLines(explanation),
+    '',
     `Why the suite rejects it: ${h.reason}`,
     ...footerLines(h),
+    '',
+    ...legendLines(),
   ];
-  return lines.join('\n');
+  return { text: lines.join('\n'), explanation };
+}
+
+/** One run's outcomes under one semantics: final configurations (unerased, then what m sees) and missing mass. */
+function outcomeLines(o: RunOutcomes, indent: string): string[] {
+  const shown = (x: { weight: { fraction: string } | null }): string => x.weight?.fraction ?? '?';
+  const w = Math.max(1, ...o.finals.map((f) => shown(f).length), ...o.missing.map((m) => shown(m).length));
+  const cw = Math.max(0, ...o.finals.map((f) => [...f.config].length));
+  const out = o.finals.map((f) => `${indent}${shown(f).padStart(w)}  ${f.observed === null ? f.config : `${f.config}${' '.repeat(cw - [...f.config].length)}   m sees ${f.observed}`}`);
+  out.push(...o.missing.map((m) => `${indent}${shown(m).padStart(w)}  ${m.what}`));
+  if (out.length === 0) out.push(`${indent}(nothing: mass 0)`);
+  return out;
+}
+
+/** A rule application on one line: rule, pc, conversation, expression. */
+export function showStep(s: TraceStep): string {
+  return `${s.rule} at pc ${s.pc}, conversation ${s.conv}: ${s.expr}`;
+}
+
+/** A fragment of a derivation: the diverging rule application, its premises with their outcomes, its outcomes. */
+export function fragmentLines(f: TraceFragment): string[] {
+  const outs = (os: TraceFragment['outcomes'], arrow: string, indent: string): string[] =>
+    os.length === 0 ? [`${indent}${arrow} (no outcome)`] : os.map((o) => `${indent}${arrow} ${o.weight.fraction}  ${o.shown}`);
+  return [
+    `${f.step.rule}  pc ${f.step.pc}  conv ${f.step.conv}`,
+    `  ${f.step.expr}`,
+    ...f.premises.flatMap((p, i) => [`  premise ${i + 1}: ${p.step.rule} at pc ${p.step.pc}, conv ${p.step.conv}`, `    ${p.step.expr}`, ...outs(p.outcomes, '→', '    ')]),
+    ...outs(f.outcomes, '⇒', '  '),
+  ];
+}
+
+/** The first diverging rule application: the shared path, then the two fragments side by side. */
+export function divergenceLines(d: Divergence, variant: string): string[] {
+  const path = [...d.path.map((s) => s), { ...d.variant.step, expr: d.variant.step.expr.length > 72 ? `${d.variant.step.expr.slice(0, 71)}…` : d.variant.step.expr }];
+  return [
+    `  rule ${d.rule}: ${d.summary}`,
+    '  derivation path (rule, pc, conversation label, expression), root first:',
+    ...pathLines(path),
+    '',
+    sideBySide(fragmentLines(d.variant).join('\n'), fragmentLines(d.reference).join('\n'), [`under ${variant}`, 'under the reference']),
+  ];
+}
+
+/** The path lines, root first, indented by depth (capped); a long path keeps its first and last steps. */
+function pathLines(path: readonly TraceStep[]): string[] {
+  const line = (s: TraceStep, i: number): string =>
+    `  ${'  '.repeat(Math.min(i, MAX_INDENT))}${i === path.length - 1 ? '▶ ' : '└ '}${s.rule}  pc ${s.pc}  conv ${s.label}  ${s.expr}`;
+  const all = path.map(line);
+  if (all.length <= PATH_HEAD + PATH_TAIL + 1) return all;
+  return [...all.slice(0, PATH_HEAD), `  ${'  '.repeat(Math.min(PATH_HEAD, MAX_INDENT))}… ${all.length - PATH_HEAD - PATH_TAIL} more rule applications …`, ...all.slice(-PATH_TAIL)];
+}
+
+const MAX_INDENT = 16, PATH_HEAD = 4, PATH_TAIL = 20;
+
+/** The explanation sections: each run beside the reference, then the first diverging rule application. */
+export function explanationLines(x: CaseExplanation): string[] {
+  const out: string[] = [];
+  const compared = x.runs.some((r) => r.reference !== null);
+  out.push(compared
+    ? `Each run under ${x.semantics} and under the reference (exact weights; final configurations C ⊢ V before erasure${x.observer !== null ? ', then what m sees' : ''}):`
+    : `Each run (the semantics under test is the reference; final configurations C ⊢ V before erasure${x.observer !== null ? ', then what m sees' : ''}):`);
+  for (const r of x.runs) {
+    out.push(`  ${r.run}, from ${r.start}:`);
+    out.push(`    under ${r.variant.semantics}:`, ...outcomeLines(r.variant, '      '));
+    if (r.reference) out.push('    under the reference:', ...outcomeLines(r.reference, '      '));
+  }
+  if (!compared) return out;
+  for (const r of x.runs) {
+    out.push('');
+    if (r.divergence) out.push(`First diverging rule application (${r.run}):`, ...divergenceLines(r.divergence, x.semantics));
+    else if (r.untraced !== null) out.push(`First diverging rule application (${r.run}): not traced: ${r.untraced}`);
+    else out.push(`First diverging rule application (${r.run}): none: the variant and the reference derive the same outcomes.`);
+  }
+  return out;
+}
+
+/** The legend of every notation the reports use. */
+export function legendLines(): string[] {
+  const w = Math.max(...LEGEND.map(([k]) => [...k].length));
+  return ['Legend:', ...LEGEND.map(([k, v]) => `  ${k}${' '.repeat(w - [...k].length)}  ${v}`)];
 }
 
 /** What the headline may claim. */

@@ -11,6 +11,7 @@ import { resolveVariant } from '../variants/catalogue.ts';
 import { deriveSkipping, skippingRefusal, variantSemantics, variantSkipping, type Variant } from '../variants/variant.ts';
 import { UserError } from '../util/absurd.ts';
 import { withPrims } from './prims.ts';
+import { REFERENCE } from '../semantics/rules.ts';
 
 /** The reference semantics as a (trivial) variant: no rule replaced. */
 export const REFERENCE_VARIANT: Variant = {
@@ -39,7 +40,9 @@ export interface PrimExtension {
 export function variantCtx<L>(lat: Lattice<L>, v: Variant, ext?: PrimExtension): LlmbdaCtx<L> {
   const semantics: Semantics = variantSemantics(v);
   const skipping: Semantics = variantSkipping(v);
-  return referenceCtx(lat, ext ? { semantics: withPrims(semantics, ext.prims), skipping: withPrims(skipping, ext.prims) } : { semantics, skipping });
+  return referenceCtx(lat, ext
+    ? { semantics: withPrims(semantics, ext.prims), skipping: withPrims(skipping, ext.prims), reference: withPrims(REFERENCE, ext.prims) }
+    : { semantics, skipping });
 }
 
 /** The reference context, with the same primitive extension as a variant context (for replays). */

@@ -21,6 +21,8 @@ export interface PpmfHuntOptions {
   readonly timeMs?: number;
   /** Run only this suite (`gate-soundness` or `ppmf-gate-soundness`, …). */
   readonly suite?: string;
+  /** Called the moment a first failing case is found, before shrinking (an interrupted hunt can say so). */
+  readonly onFound?: (suite: string, reason: string, testsToFailure: number) => void;
 }
 
 /** The result of a PPMF hunt. */
@@ -58,7 +60,10 @@ export function huntPpmf(opts: PpmfHuntOptions): PpmfHuntResult {
   const started = performance.now();
   const replay = `npx llmbda hunt --system ppmf --variant ${system.name} --seed ${seed}${opts.suite !== undefined ? ` --suite ${opts.suite}` : ''}`;
   const ctx: PpmfCtx = { system };
-  const d = drive(suites.map((suite) => ({ suite, ctx, label: system.name })), { seed, timeMs: opts.timeMs ?? 10_000, runs: RUNS_PER_SUITE, minShareMs: 200 });
+  const d = drive(suites.map((suite) => ({ suite, ctx, label: system.name })), {
+    seed, timeMs: opts.timeMs ?? 10_000, runs: RUNS_PER_SUITE, minShareMs: 200,
+    ...(opts.onFound ? { onFailure: (t: { readonly suite: { readonly name: string } }, _c: unknown, reason: string, at: { readonly testsToFailure: number }) => opts.onFound!(t.suite.name, reason, at.testsToFailure) } : {}),
+  });
   const tried = d.tried;
   const suite = d.hit?.target.suite ?? d.error?.target.suite;
   if (suite !== undefined) {

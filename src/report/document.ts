@@ -14,6 +14,7 @@ import type { ThresholdJudgement } from '../runner/suite.ts';
 import type { JobResult } from '../api/jobs.ts';
 import type { HuntResult, ReplayResult } from '../api/hunt.ts';
 import type { CorpusEntry } from '../llmbda/corpus.ts';
+import type { CaseExplanation } from '../llmbda/explain.ts';
 
 export const REPORT_SCHEMA_VERSION = 1;
 
@@ -99,6 +100,12 @@ export interface ReportCase {
   readonly counterexample: ReportCounterexample | null;
   /** The readable report of this case (empty when it passed). */
   readonly message: string;
+  /**
+   * Why an LLMbda case fails, as data (what `message` and the HTML report show): the programs, what the
+   * observer sees, each run under the semantics under test and the reference, and the first diverging rule
+   * application. `null` when the case has no failing LLMbda run to explain (it held; PPMF systems, lattice laws, errors).
+   */
+  readonly explanation: CaseExplanation | null;
   /** Commands that reproduce the case. */
   readonly replay: readonly string[];
   /** The corpus file (replay). */
@@ -152,13 +159,13 @@ export function checkDocument(
       result: resultOf(r.status, 'holds'), runs: r.runs, timeMs: Math.round(r.timeMs), seed: r.job.seed, path: c ? c.path : r.job.path ?? null,
       nonVacuity: nonVacuityOf(r.nonVacuity ?? []),
       counterexample: c ? { pretty: c.pretty, reason: firstLine(c.reason), testsToFailure: c.testsToFailure, shrinks: c.shrinks, corpusFile: corpusFile(r), entry: null, savedTo: null } : null,
-      message: r.status === 'holds' ? '' : message(r), replay: r.status === 'holds' ? [] : replay(r), file: null,
+      message: r.status === 'holds' ? '' : message(r), explanation: r.status === 'fails' ? r.explanation ?? null : null, replay: r.status === 'holds' ? [] : replay(r), file: null,
     };
   });
   for (const n of o.notRun ?? []) {
     cases.push({
       id: `${n.suite}/${n.lattice}`, suite: n.suite, lattice: n.lattice, variant: o.variant ?? 'reference', verdict: 'not-run', expected: 'holds', result: 'failed',
-      runs: 0, timeMs: 0, seed: o.seed, path: null, nonVacuity: [], counterexample: null, message: n.why, replay: [], file: null,
+      runs: 0, timeMs: 0, seed: o.seed, path: null, nonVacuity: [], counterexample: null, message: n.why, explanation: null, replay: [], file: null,
     });
   }
   return document('check', o.variant ?? 'reference', o.seed, o.timeMs, o.version, cases, o.text);
@@ -183,7 +190,7 @@ export function huntDocument(r: Omit<HuntResult, 'finding'> & { readonly finding
       id: `${s.suite}/${s.lattice}`, suite: s.suite, lattice: s.lattice, variant: o.variantSpec, verdict, expected, result, runs: s.cases, timeMs: Math.round(s.ms),
       seed: r.seed, path: hit ? f.path : null, nonVacuity: [],
       counterexample: hit ? { pretty: f.entry.programs.join('\n'), reason: firstLine(f.reason), testsToFailure: f.testsToFailure, shrinks: f.shrinks, corpusFile: null, entry: f.entry, savedTo: f.savedTo ?? null } : null,
-      message: hit || result !== 'passed' ? r.report : '', replay: hit ? replayLines(r.report) : [], file: null,
+      message: hit || result !== 'passed' ? r.report : '', explanation: hit ? f.explanation ?? null : null, replay: hit ? replayLines(r.report) : [], file: null,
     };
   });
   if (r.contractViolation) {
@@ -191,7 +198,7 @@ export function huntDocument(r: Omit<HuntResult, 'finding'> & { readonly finding
     cases.push({
       id: 'prim-contract/-', suite: 'prim-contract', lattice: '-', variant: o.variantSpec, verdict: 'fails', expected, result: resultOf('fails', expected), runs: 0, timeMs: 0,
       seed: cv.seed, path: cv.path, nonVacuity: [], counterexample: { pretty: cv.pretty, reason: firstLine(cv.reason), testsToFailure: 0, shrinks: 0, corpusFile: null, entry: null, savedTo: null },
-      message: r.report, replay: replayLines(r.report), file: null,
+      message: r.report, explanation: null, replay: replayLines(r.report), file: null,
     });
   }
   return document('hunt', o.variantSpec, r.seed, r.timeMs, o.version, cases, r.report);
@@ -204,14 +211,14 @@ function replayLines(report: string): string[] {
 
 /** The report of `llmbda replay`: one case per corpus file (loading errors are error cases). */
 export function replayDocument(
-  rs: readonly ({ readonly file: string; readonly result: Pick<ReplayResult, 'file' | 'entry' | 'ok' | 'reference' | 'variant' | 'report'>; readonly timeMs?: number } | { readonly file: string; readonly error: string })[],
+  rs: readonly ({ readonly file: string; readonly result: Pick<ReplayResult, 'file' | 'entry' | 'ok' | 'reference' | 'variant' | 'report'> & { readonly explanation?: ReplayResult['explanation'] }; readonly timeMs?: number } | { readonly file: string; readonly error: string })[],
   o: { readonly version: string; readonly timeMs: number; readonly text: string },
 ): ReportDocument {
   const cases: ReportCase[] = rs.map((x) => {
     if ('error' in x) {
       return {
         id: x.file, suite: '-', lattice: '-', variant: '-', verdict: 'error', expected: 'holds', result: 'error', runs: 0, timeMs: 0, seed: null, path: null,
-        nonVacuity: [], counterexample: null, message: x.error, replay: [`npx llmbda replay ${x.file}`], file: x.file,
+        nonVacuity: [], counterexample: null, message: x.error, explanation: null, replay: [`npx llmbda replay ${x.file}`], file: x.file,
       };
     }
     const r = x.result, e = r.entry;
@@ -220,7 +227,7 @@ export function replayDocument(
     return {
       id: x.file, suite: e.suite, lattice: e.lattice, variant: r.variant.semantics, verdict, expected: e.expected.variant,
       result: r.ok ? 'passed' : 'failed', runs: 1, timeMs: Math.round(x.timeMs ?? 0), seed: e.seed ?? null, path: e.path ?? null, nonVacuity: [],
-      counterexample: null, message: r.ok ? '' : r.report, replay: [`npx llmbda replay ${x.file}`], file: x.file,
+      counterexample: null, message: r.ok ? '' : r.report, explanation: r.explanation ?? null, replay: [`npx llmbda replay ${x.file}`], file: x.file,
     };
   });
   return document('replay', 'recorded', null, o.timeMs, o.version, cases, o.text);

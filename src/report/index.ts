@@ -6,10 +6,15 @@ import { UserError, absurd } from '../util/absurd.ts';
 import type { ReportDocument } from './document.ts';
 import { renderJunit } from './junit.ts';
 import { renderGithub } from './github.ts';
+import { renderHtml } from './html.ts';
+import { writeFileAtomic } from '../util/atomic-write.ts';
+import { existsSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 
 export * from './document.ts';
 export { renderJunit, xmlEscape } from './junit.ts';
 export { renderGithub, escapeData, escapeProperty } from './github.ts';
+export { renderHtml, htmlEscape, barPercent } from './html.ts';
 
 export const REPORTERS = ['text', 'json', 'junit', 'github'] as const;
 export type Reporter = (typeof REPORTERS)[number];
@@ -37,4 +42,13 @@ export function render(d: ReportDocument, reporter: Reporter): string {
     case 'github': return renderGithub(d);
     default: return absurd(reporter);
   }
+}
+
+/** `--html FILE`: write the document as one self-contained HTML page (write failures are the user's: one line). */
+export function writeHtml(file: string, d: ReportDocument): void {
+  if (file.trim() === '') throw new UserError('--html needs a file name');
+  const dir = dirname(file);
+  if (!existsSync(dir)) throw new UserError(`--html ${file}: the folder ${dir} does not exist`);
+  if (existsSync(file) && statSync(file).isDirectory()) throw new UserError(`--html ${file}: is a folder, not a file`);
+  writeFileAtomic(file, renderHtml(d));
 }

@@ -9,7 +9,8 @@
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { UserError } from '../util/absurd.ts';
-import { BEATS, HEARTBEAT_BYTES, SITE } from '../util/heartbeat.ts';
+import { BEATS, HEARTBEAT_BYTES, loadingMessage, Watchdog } from '../util/heartbeat.ts';
+import { importTimeoutMs } from '../util/user-module.ts';
 
 /** What the pool runs: a module a worker can import (exporting `runJob`), and the same function here. */
 export interface JobModule<J, R> {
@@ -35,6 +36,11 @@ export interface PoolOptions<J, R> {
    */
   readonly caseTimeoutMs?: number;
   readonly timedOut?: (job: J, why: string) => R;
+  /**
+   * Heap cap of each worker (MB, `resourceLimits.maxOldGenerationSizeMb`): a job whose case exhausts it is
+   * answered by `timedOut` with "exceeded the memory limit" (required with it) and the worker replaced.
+   */
+  readonly maxMemoryMb?: number;
   /** Cases judged so far by a running job (sent by the workers at most every ~100 ms; progress lines). */
   readonly onCase?: (job: J, cases: number) => void;
 }
@@ -66,7 +72,10 @@ export async function runPool<J, R>(jobs: readonly J[], mod: JobModule<J, R>, op
   const live = new Set<Worker>();
   const spawn = (): { w: Worker; beats: Int32Array; sites: Map<number, string> } => {
     const heartbeat = new SharedArrayBuffer(HEARTBEAT_BYTES);
-    const w = new Worker(entry, { workerData: { module: mod.url.href, heartbeat, progress: opts.onCase !== undefined } });
+    const w = new Worker(entry, {
+      workerData: { module: mod.url.href, heartbeat, progress: opts.onCase !== undefined },
+      ...(opts.maxMemoryMb !== undefined ? { resourceLimits: { maxOldGenerationSizeMb: opts.maxMemoryMb } } : {}),
+    });
     const sites = new Map<number, string>();
     w.on('message', (m: { site?: number; where?: string }) => { if (m.site !== undefined) sites.set(m.site, m.where ?? '?'); });
     live.add(w);
@@ -91,29 +100,40 @@ export async function runPool<J, R>(jobs: readonly J[], mod: JobModule<J, R>, op
           opts.onDone?.(msg.result!, ++done, jobs.length);
           next();
         };
-        const onErr = (e: unknown): void => { if (timer) clearInterval(timer); reject(e); };
+        /** Answer the job by `timedOut(why)` and go on with a fresh worker. */
+        const stopJob = (answer: (job: J, why: string) => R, why: string): void => {
+          if (timer) clearInterval(timer);
+          w.off('message', onMsg);
+          w.off('error', onErr);
+          live.delete(w);
+          void w.terminate();
+          results[item.i] = answer(item.job, why);
+          opts.onDone?.(results[item.i]!, ++done, jobs.length);
+          cur = spawn();
+          next();
+        };
+        const onErr = (e: unknown): void => {
+          const code = (e as { code?: unknown } | null)?.code;
+          if (code === 'ERR_WORKER_OUT_OF_MEMORY' && opts.timedOut) {
+            stopJob(opts.timedOut, `case ${Math.max(1, Atomics.load(beats, BEATS) - startBeats)} exceeded the memory limit (${opts.maxMemoryMb ?? 'the heap'} MB; --max-memory-mb)`);
+            return;
+          }
+          if (timer) clearInterval(timer);
+          reject(e);
+        };
         w.on('message', onMsg);
         w.once('error', onErr);
+        const startBeats = Atomics.load(beats, BEATS);
         const limit = opts.caseTimeoutMs;
         if (limit !== undefined && opts.timedOut) {
           const timedOut = opts.timedOut;
-          let last = Atomics.load(beats, BEATS);
-          let lastAt = Date.now();
+          // Before a worker's first case it is still loading (compiling the sources): allow longer.
+          const dog = new Watchdog(beats, sites, { caseMs: limit, firstMs: Math.max(3 * limit, 15_000), importMs: importTimeoutMs() });
           timer = setInterval(() => {
-            const b = Atomics.load(beats, BEATS);
-            if (b !== last) { last = b; lastAt = Date.now(); return; }
-            // Before a worker's first case it is still loading (compiling the sources): allow longer.
-            if (Date.now() - lastAt <= (b === 0 ? Math.max(3 * limit, 15_000) : limit)) return;
-            clearInterval(timer);
-            w.off('message', onMsg);
-            w.off('error', onErr);
-            const site = sites.get(Atomics.load(beats, SITE));
-            live.delete(w);
-            void w.terminate();
-            results[item.i] = timedOut(item.job, `a case timed out ${site ? `in ${site}` : 'in the evaluator'}: no progress for ${(limit / 1000).toString()} s (--case-timeout)`);
-            opts.onDone?.(results[item.i]!, ++done, jobs.length);
-            cur = spawn();
-            next();
+            const stall = dog.poll();
+            if (!stall) return;
+            stopJob(timedOut, stall.kind === 'loading' ? loadingMessage(stall.file, stall.ms)
+              : `a case timed out ${stall.site ? `in ${stall.site}` : 'in the evaluator'}: no progress for ${(stall.ms / 1000).toString()} s${stall.clock === 'cpu' ? ' of its CPU time' : ''} (--case-timeout)`);
           }, Math.min(250, Math.max(20, limit / 4)));
         }
         w.postMessage({ id: item.i, job: item.job });

@@ -38,11 +38,11 @@ export interface EvalOptions<L> {
    */
   readonly maxOutcomes?: number;
   /**
-   * Which engine runs the reference semantics: `substitution` (default) is the executable spec (`ev.ts` +
-   * `rules.ts`); `auto` uses evaluator v2 (`src/semantics/v2/`) when `semantics` is the reference table and
-   * memoisation is on; `v2` insists on v2 (an error for any other semantics). Any semantics other than the
-   * reference always runs on the substitution evaluator. v2 is opt-in for now: in the merged tree two
-   * literal-heavy programs exhausted the heap under v2 (docs/evaluator-v2.md, "Status").
+   * Which engine runs the reference semantics: `auto` (default) uses evaluator v2 (`src/semantics/v2/`)
+   * when `semantics` is the reference table and memoisation is on, else the substitution evaluator;
+   * `substitution` is the executable spec (`ev.ts` + `rules.ts`); `v2` insists on v2 (an error for any
+   * other semantics). Any semantics other than the reference (skipping, variants, user rule files) always
+   * runs on the substitution evaluator (docs/evaluator-v2.md).
    */
   readonly engine?: 'auto' | 'substitution' | 'v2';
 }
@@ -90,18 +90,17 @@ export function evaluate<L>(
 ): Evaluation<L> {
   const semantics = opts.semantics ?? REFERENCE;
   const prelude = opts.prelude ?? loadPrelude(lattice, model.preludeSource);
-  const engine = opts.engine ?? 'substitution';
+  const engine = opts.engine ?? 'auto';
   if (engine === 'v2' && semantics !== REFERENCE) throw new Error(`internal error: engine v2 runs only the reference semantics, not ${semantics.name}`);
-  if (engine === 'v2' || (engine === 'auto' && semantics === REFERENCE && opts.memoise !== false)) {
-    return evaluateV2(model, lattice, pc, conv, expr, fuel, {
-      prelude, ...(opts.maxSteps !== undefined ? { maxSteps: opts.maxSteps } : {}), ...(opts.maxOutcomes !== undefined ? { maxOutcomes: opts.maxOutcomes } : {}),
-    });
-  }
-  const ev = new Ev<L>(lattice, model, semantics, prelude, opts.observer, opts.memoise ?? true, opts.maxSteps ?? Infinity, opts.maxOutcomes ?? Infinity);
-  const start = { label: conv.label, msgs: ev.internMessages(conv.messages) };
-  let out;
+  const v2 = engine === 'v2' || (engine === 'auto' && semantics === REFERENCE && opts.memoise !== false);
   try {
-    out = ev.eval(pc, start, expr, fuel);
+    if (v2) {
+      // v2 keeps derivations off the JS stack; only very deeply nested syntax or values can still reach it.
+      return evaluateV2(model, lattice, pc, conv, expr, fuel, {
+        prelude, ...(opts.maxSteps !== undefined ? { maxSteps: opts.maxSteps } : {}), ...(opts.maxOutcomes !== undefined ? { maxOutcomes: opts.maxOutcomes } : {}),
+      });
+    }
+    return evaluateSubstitution(model, lattice, pc, conv, expr, fuel, semantics, prelude, opts);
   } catch (e) {
     if (e instanceof RangeError && /call stack/i.test(e.message)) {
       throw new StackLimitError(
@@ -111,6 +110,15 @@ export function evaluate<L>(
     }
     throw e;
   }
+}
+
+function evaluateSubstitution<L>(
+  model: PModel, lattice: Lattice<L>, pc: L, conv: Conversation<L>, expr: Expr<L>, fuel: number,
+  semantics: Semantics, prelude: Prelude<L>, opts: EvalOptions<L>,
+): Evaluation<L> {
+  const ev = new Ev<L>(lattice, model, semantics, prelude, opts.observer, opts.memoise ?? true, opts.maxSteps ?? Infinity, opts.maxOutcomes ?? Infinity);
+  const start = { label: conv.label, msgs: ev.internMessages(conv.messages) };
+  const out = ev.eval(pc, start, expr, fuel);
   return {
     ...assembleEvaluation(lattice, [...out.map.values()].map(({ outcome, weight }) => ({ outcome, weight })), (c) => ev.publicConv(c), (v) => v),
     steps: ev.steps,

@@ -15,3 +15,4 @@ export * from './serialise.ts';
 export * from './values.ts';
 export * from './models/index.ts';
 export * from './decisions.ts';
+export * from './trace.ts';

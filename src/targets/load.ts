@@ -6,11 +6,11 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { AnyLattice } from '../lattice/lattice.ts';
 import type { ExprKind } from '../syntax/ast.ts';
 import { ALL_KINDS } from '../syntax/helpers.ts';
 import { UserError } from '../util/absurd.ts';
+import { importUserModule } from '../util/user-module.ts';
 import { stdioTarget } from './stdio.ts';
 import type { AnyTarget, FeatureMask } from './target.ts';
 
@@ -38,12 +38,8 @@ export async function loadTarget(spec: string, lattice: AnyLattice, opts: { mask
   if (!existsSync(abs)) throw new UserError(`target file ${abs} does not exist (give a .ts/.js module, a .py file, or stdio:COMMAND)`);
   if (abs.endsWith('.py')) return stdioTarget(lattice, { command: ['python3', abs], name: spec, ...base });
   if (!/\.(ts|js|mjs|mts)$/.test(abs)) throw new UserError(`target file ${spec}: expected a .ts/.js/.mjs/.mts module or a .py file; for another program use --target "stdio:COMMAND ARGS"`);
-  let mod: Record<string, unknown>;
-  try {
-    mod = (await import(pathToFileURL(abs).href)) as Record<string, unknown>;
-  } catch (e) {
-    throw new UserError(`could not load target module ${abs}: ${e instanceof Error ? e.message : String(e)}`);
-  }
+  // As every user module: ESM, .ts compiled by tsx, failures named, and (from the CLI) probed for a top-level loop.
+  const mod = await importUserModule(abs, 'target module');
   let t = mod['default'] ?? mod['target'];
   if (t === undefined) throw new UserError(`target module ${abs} has neither a default export nor an export named 'target'`);
   if (typeof t === 'function') t = await (t as (l: AnyLattice) => unknown)(lattice);

@@ -5,6 +5,8 @@
 import { readFileSync } from 'node:fs';
 import * as Q from '../../distributions/rational.ts';
 import { UserError } from '../../util/absurd.ts';
+import { catastrophicReason } from '../../util/safe-regex.ts';
+import { clip, displayText } from '../../syntax/errors.ts';
 import type { PModel, PrimTable, ResponseDist } from '../model.ts';
 import { STANDARD_PRIMS } from '../prims.ts';
 import { serialise } from '../serialise.ts';
@@ -58,6 +60,9 @@ function compilePattern(file: string, where: string, p: unknown): Pattern {
   if (m) {
     let re: RegExp;
     try { re = new RegExp(m[1]!, m[2]); } catch (e) { throw new UserError(`${file}: ${where}: bad regex ${p}: ${(e as Error).message}`); }
+    // Patterns are matched against every message of every run: one that can backtrack exponentially would hang it.
+    const unsafe = catastrophicReason(m[1]!, m[2]);
+    if (unsafe !== undefined) throw new UserError(`${file}: ${where}: regex ${displayText(clip(p, 60))} is refused: ${unsafe}`);
     return (s) => re.test(s);
   }
   return (s) => s === p;

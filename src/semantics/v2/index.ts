@@ -23,6 +23,8 @@ export interface V2Options<L> {
   readonly maxOutcomes?: number;
   /** Memo entries per generation (two are kept; default 2^14). */
   readonly memoGeneration?: number;
+  /** The deterministic fast path (default on); off only to measure or test it against the general machine. */
+  readonly direct?: boolean;
   /** Deliberately wrong variable read (pc joined into the top-level label only): for showing the equivalence property fails. */
   readonly brokenVarRead?: boolean;
 }
@@ -31,6 +33,9 @@ export interface V2Options<L> {
 export interface V2Evaluation<L> extends Evaluation<L> {
   readonly peakMemo: number;
   readonly peakRound: number;
+  /** Derivations finished by the deterministic fast path, and attempts of it that gave up (a branching premise). */
+  readonly directRuns: number;
+  readonly directBails: number;
 }
 
 /** `⟦pc ⊢ conv, expr⟧_fuel` under the reference semantics, by the v2 machine. */
@@ -44,6 +49,7 @@ export function evaluateV2<L>(
     maxOutcomes: opts.maxOutcomes ?? Infinity,
     memoGeneration: opts.memoGeneration ?? 1 << 14,
     ...(opts.brokenVarRead ? { brokenVarRead: true } : {}),
+    ...(opts.direct === false ? { direct: false } : {}),
   });
   const outs = m.run(pc, { label: conv.label, msgs: ev.internMessages(conv.messages) }, compileClosed(expr), fuel);
   return {
@@ -52,5 +58,7 @@ export function evaluateV2<L>(
     memoHits: m.memoHits,
     peakMemo: m.peakMemo,
     peakRound: m.peakRound,
+    directRuns: m.directRuns,
+    directBails: m.directBails,
   };
 }

@@ -64,6 +64,19 @@ interface Task<L> {
   input: readonly WOut<L>[] | undefined;
 }
 
+/**
+ * A frame of `Machine.direct`: a rule's generator, or App / Prim / RecordCons-ArrayCons handled by hand with
+ * the rule's configuration (`fn`: App's function once its first premise is done; `vs`: the elements so far).
+ * `w` is the weight the frame's result carries (the product of its premises' weights so far).
+ */
+type DFrame<L> =
+  | { readonly k: 'gen'; readonly gen: Rule<L>; readonly w: Q.Rational }
+  | (DCfg<L> & { readonly k: 'app'; readonly code: Code<L> & { k: 'app' }; w: Q.Rational; fn: V2<L> | undefined })
+  | (DCfg<L> & { readonly k: 'prim'; readonly code: Code<L> & { k: 'prim' }; w: Q.Rational })
+  | (DCfg<L> & { readonly k: 'cons'; readonly code: Code<L> & { k: 'record' | 'array' }; w: Q.Rational; readonly vs: V2<L>[] });
+
+interface DCfg<L> { readonly pc: L; readonly conv: Conv<L>; readonly env: readonly V2<L>[]; readonly fuel: number }
+
 /** Options of the machine. */
 export interface MachineOptions {
   readonly maxSteps: number;
@@ -71,6 +84,8 @@ export interface MachineOptions {
   readonly maxOutcomes: number;
   /** Memo entries per generation (two generations are kept). */
   readonly memoGeneration: number;
+  /** Try the deterministic fast path (`Machine.direct`) for the program and each sub-derivation (default true). */
+  readonly direct?: boolean;
   /**
    * A deliberately WRONG variable read, for showing that the equivalence property catches it: join pc
    * into the top-level label only, not into nested field/element labels (a bug a real port had).
@@ -96,10 +111,17 @@ export class Machine<L> {
   private memoOld = new Map<string, readonly WOut<L>[]>();
   private readonly idOfKey = new Map<string, number>();
   private readonly lamCache = new Map<number, LamCode<L>>();
+  /** The same, by object (a primitive returning a shared lambda, e.g. `fromBool`'s, skips `exprId`). */
+  private readonly lamByObject = new WeakMap<object, LamCode<L>>();
   private windowLookups = 0;
   private windowHits = 0;
   private memoPaused = 0;
   private nextValueId = 1;
+  /** No direct attempt before `steps` reaches this (set after an attempt had to give up; see `direct`). */
+  private directResume = 0;
+  /** Sub-derivations finished by `direct`, and attempts that gave up (for the benchmark's report). */
+  directRuns = 0;
+  directBails = 0;
 
   constructor(readonly ev: Ev<L>, readonly opts: MachineOptions) {
     this.lat = ev.lat;
@@ -110,7 +132,10 @@ export class Machine<L> {
 
   /** `⟦pc ⊢ conv, e⟧_fuel` as weighted outcomes. */
   run(pc: L, conv: Conv<L>, code: Code<L>, fuel: number): readonly WOut<L>[] {
-    const root = this.newTask({ pc, conv, code, env: [], fuel }, undefined);
+    const start: Cfg<L> = { pc, conv, code, env: [], fuel };
+    const d = this.direct(start);
+    if (d !== undefined) return d;
+    const root = this.newTask(start, undefined);
     const stack: Task<L>[] = [root];
     let finished: readonly WOut<L>[] = [];
     while (stack.length > 0) {
@@ -166,6 +191,8 @@ export class Machine<L> {
           const k = this.memoOn() ? this.cfgKey(c) : undefined;
           const hit = k === undefined ? undefined : this.recall(k);
           if (hit) { this.memoHits++; this.windowHits++; r = g.next(hit); continue; }
+          const d = this.direct(c);
+          if (d !== undefined) { if (k !== undefined) this.remember(k, d); r = g.next(d); continue; }
           stack.push(this.newTask(c, k));
           pushed = true;
           break;
@@ -175,6 +202,124 @@ export class Machine<L> {
       if (!pushed) t.gen = undefined;
     }
     return finished;
+  }
+
+  /**
+   * The deterministic fast path: evaluate `root` as ONE run — a stack of frames, App, Prim and
+   * RecordCons/ArrayCons by hand (premises in their generators' order, `appAfter`'s side condition shared),
+   * every other rule by its generator, a tail premise replacing its rule's frame — with no rounds, keys or
+   * memo. It holds as long
+   * as every premise has at most one outcome — then each rule makes at most one terminal request (an
+   * outcome or a tail premise) — and gives up (undefined) at the first rule making a second one (a `recv`
+   * with several responses, or a rule over a branching premise). The result is then exactly the general
+   * machine's: one outcome with its weight (a lone response may weigh less than 1), or none.
+   *
+   * A give-up wastes the attempt's rule applications (they are not counted in `steps`); attempts pause
+   * until the general machine has done as many, so the waste is at most the real work.
+   */
+  private direct(root: Cfg<L>): readonly WOut<L>[] | undefined {
+    if (this.opts.direct === false || this.steps < this.directResume) return undefined;
+    const steps0 = this.steps;
+    const frames: DFrame<L>[] = [];
+    // The result register: `has` false while a premise is running in a frame above; else the premise's
+    // result — none (`val` undefined: an empty distribution), or one outcome with weight `w`: a failure, or
+    // the value `val` with the conversation `oc`.
+    let has = false;
+    let val: V2<L> | Failure | undefined;
+    let oc: Conv<L> = root.conv;
+    let w: Q.Rational = Q.ONE;
+    const outcome = (): Out<L> => (isFailure(val!) ? val as Failure : this.ok(oc, val as V2<L>));
+    /** Start configuration (pc, conv, code, env, fuel) at weight `cw`: its result at once, or a frame. */
+    const enter = (pc: L, conv: Conv<L>, code: Code<L>, env: readonly V2<L>[], fuel: number, cw: Q.Rational): void => {
+      for (;;) {
+        if (fuel <= 0) { has = true; val = FUEL; w = cw; return; }
+        if (code.quick) { has = true; val = this.quickValue(pc, code, env, fuel); oc = conv; w = cw; return; }
+        this.tick();
+        has = false;
+        switch (code.k) {
+          case 'app': {
+            if (!code.fn.quick) { frames.push({ k: 'app', pc, conv, code, env, fuel, w: cw, fn: undefined }); return; }
+            // A quick function premise (a variable, a lambda): no frame for it; a quick argument too: no frame at all.
+            const fn = this.quickValue(pc, code.fn, env, fuel - 1);
+            if (isFailure(fn)) { has = true; val = fn; w = cw; return; }
+            if (!code.arg.quick) { frames.push({ k: 'app', pc, conv, code, env, fuel, w: cw, fn }); return; }
+            const arg = this.quickValue(pc, code.arg, env, fuel - 1);
+            if (isFailure(arg)) { has = true; val = arg; w = cw; return; }
+            if (fn.body.kind !== 'clo') { has = true; val = this.appNonFunction(fn); w = cw; return; }
+            pc = fn.label; code = fn.body.code.body; env = bodyEnv(arg, fn.body.env); fuel--;
+            continue;
+          }
+          case 'prim': frames.push({ k: 'prim', pc, conv, code, env, fuel, w: cw }); return;
+          case 'record': case 'array': frames.push({ k: 'cons', pc, conv, code, env, fuel, w: cw, vs: [] }); return;
+          default: frames.push({ k: 'gen', gen: this.rule({ pc, conv, code, env, fuel }), w: cw });
+        }
+        return;
+      }
+    };
+    enter(root.pc, root.conv, root.code, root.env, root.fuel, Q.ONE);
+    for (;;) {
+      if (has && frames.length === 0) { this.directRuns++; return val === undefined ? [] : [{ out: outcome(), weight: w }]; }
+      const fr = frames[frames.length - 1]!;
+      if (fr.k !== 'gen') {
+        // App, Prim, RecordCons/ArrayCons by hand (the commonest rules), premises in the order of their generators.
+        if (!has) {
+          // First premise.
+          const sub = fr.k === 'app' ? (fr.fn === undefined ? fr.code.fn : fr.code.arg) : fr.k === 'prim' ? fr.code.arg : fr.code.elems[0]!;
+          enter(fr.pc, fr.conv, sub, fr.env, fr.fuel - 1, Q.ONE);
+          continue;
+        }
+        // A premise has finished: none (empty), a failure (the rule's outcome), or a value.
+        if (val === undefined) { frames.pop(); continue; }
+        w = mulW(fr.w, w);
+        if (isFailure(val)) { frames.pop(); continue; }
+        switch (fr.k) {
+          case 'app': {
+            if (fr.fn === undefined) {
+              fr.fn = val;
+              fr.w = w;
+              enter(fr.pc, oc, fr.code.arg, fr.env, fr.fuel - 1, Q.ONE);
+              continue;
+            }
+            frames.pop();
+            // `appAfter` inline: stuck on a non-function, else the body at l1 replaces the frame (tail).
+            const fn = fr.fn;
+            if (fn.body.kind !== 'clo') { val = this.appNonFunction(fn); continue; }
+            enter(fn.label, oc, fn.body.code.body, bodyEnv(val, fn.body.env), fr.fuel - 1, w);
+            continue;
+          }
+          case 'prim':
+            frames.pop();
+            val = this.primValue(fr.pc, val, fr.code.name);
+            continue;
+          case 'cons': {
+            fr.vs.push(val);
+            fr.w = w;
+            if (fr.vs.length < fr.code.elems.length) { enter(fr.pc, oc, fr.code.elems[fr.vs.length]!, fr.env, fr.fuel - 1, Q.ONE); continue; }
+            frames.pop();
+            val = this.aggregate(fr.pc, fr.code, fr.vs);
+            continue;
+          }
+          default: return absurd(fr);
+        }
+      }
+      const r = fr.gen.next(has ? (val === undefined ? [] : [{ out: outcome(), weight: w }]) : undefined);
+      if (r.done) { frames.pop(); has = true; val = undefined; continue; }
+      const q = r.value;
+      if (q.t === 'sub') { enter(q.cfg.pc, q.cfg.conv, q.cfg.code, q.cfg.env, q.cfg.fuel, Q.ONE); continue; }
+      if (!fr.gen.next(undefined).done) {
+        // A second outcome: branching. Give up; pause attempts for as many steps as were wasted.
+        this.directBails++;
+        this.directResume = this.steps + (this.steps - steps0);
+        this.steps = steps0;
+        return undefined;
+      }
+      frames.pop();
+      if (q.t === 'out') {
+        has = true;
+        w = mulW(fr.w, q.w);
+        if (q.out.kind === 'ok') { val = q.out.value; oc = q.out.conv; } else val = q.out;
+      } else enter(q.cfg.pc, q.cfg.conv, q.cfg.code, q.cfg.env, q.cfg.fuel, mulW(fr.w, q.w));
+    }
   }
 
   private newTask(cfg: Cfg<L>, key: string | undefined): Task<L> {
@@ -335,43 +480,49 @@ export class Machine<L> {
   // premises get k − 1, the first failing premise is the outcome.
 
   quick(pc: L, code: Code<L>, env: readonly V2<L>[], fuel: number, conv: Conv<L>): Out<L> {
+    const r = this.quickValue(pc, code, env, fuel);
+    return isFailure(r) ? r : this.ok(conv, r);
+  }
+
+  /** `quick` without the conversation (quick code keeps it): the value, or the failure. */
+  private quickValue(pc: L, code: Code<L>, env: readonly V2<L>[], fuel: number): V2<L> | Failure {
     if (fuel <= 0) return FUEL;
     if (code.k === 'var') {
       // The read is the whole derivation of the substituted value (no separate step for the variable).
       const v = env[code.slot]!;
       this.tick();
-      return fuel >= depthOf(v) ? this.ok(conv, this.readVar(pc, v)) : FUEL;
+      return fuel >= depthOf(v) ? this.readVar(pc, v) : FUEL;
     }
     this.tick();
     const f = fuel - 1;
     switch (code.k) {
-      case 'free': return this.stuck('Var', `unbound variable ${code.name}`);
-      case 'lam': return this.ok(conv, this.closure(pc, code, env));
-      case 'scalar': return this.ok(conv, this.val(pc, code.e));
-      case 'label': return this.quick(this.lat.join(pc, code.label), code.body, env, f, conv);
+      case 'free': return stuckF('Var', `unbound variable ${code.name}`);
+      case 'lam': return this.closure(pc, code, env);
+      case 'scalar': return this.val(pc, code.e);
+      case 'label': return this.quickValue(this.lat.join(pc, code.label), code.body, env, f);
       case 'prim': {
-        const o = this.quick(pc, code.arg, env, f, conv);
-        return o.kind === 'ok' ? this.primAfter(pc, o.conv, o.value, code.name) : o;
+        const o = this.quickValue(pc, code.arg, env, f);
+        return isFailure(o) ? o : this.primValue(pc, o, code.name);
       }
       case 'record': case 'array': {
-        if (code.elems.length === 0) return this.ok(conv, code.k === 'record' ? this.unit(pc) : this.val(pc, { kind: 'array', elems: [] }));
+        if (code.elems.length === 0) return code.k === 'record' ? this.unit(pc) : this.val(pc, { kind: 'array', elems: [] });
         const vs: V2<L>[] = [];
         for (const c of code.elems) {
-          const o = this.quick(pc, c, env, f, conv);
-          if (o.kind !== 'ok') return o;
-          vs.push(o.value);
+          const o = this.quickValue(pc, c, env, f);
+          if (isFailure(o)) return o;
+          vs.push(o);
         }
-        return this.ok(conv, this.aggregate(pc, code, vs));
+        return this.aggregate(pc, code, vs);
       }
       case 'field': {
-        const o = this.quick(pc, code.target, env, f, conv);
-        return o.kind === 'ok' ? this.fieldAfter(o.conv, o.value, code.name) : o;
+        const o = this.quickValue(pc, code.target, env, f);
+        return isFailure(o) ? o : this.fieldValue(o, code.name);
       }
       case 'index': {
-        const a = this.quick(pc, code.target, env, f, conv);
-        if (a.kind !== 'ok') return a;
-        const i = this.quick(pc, code.index, env, f, conv);
-        return i.kind === 'ok' ? this.indexAfter(i.conv, a.value, i.value) : i;
+        const a = this.quickValue(pc, code.target, env, f);
+        if (isFailure(a)) return a;
+        const i = this.quickValue(pc, code.index, env, f);
+        return isFailure(i) ? i : this.indexValue(a, i);
       }
       case 'app': case 'send': case 'recv': case 'fork': case 'clear': case 'dynlabel': case 'test': case 'assert': case 'endorse':
         throw new Error(`internal error: ${code.k} is never quick`);
@@ -380,7 +531,9 @@ export class Machine<L> {
   }
 
   private closure(pc: L, code: LamCode<L>, env: readonly V2<L>[]): V2<L> {
-    return this.val(pc, { kind: 'clo', code, env: code.caps.map((s) => env[s]!) });
+    const caps = code.caps, captured = new Array<V2<L>>(caps.length);
+    for (let i = 0; i < caps.length; i++) captured[i] = env[caps[i]!]!;
+    return this.val(pc, { kind: 'clo', code, env: captured });
   }
 
   private aggregate(pc: L, code: Code<L> & { k: 'record' | 'array' }, vs: readonly V2<L>[]): V2<L> {
@@ -421,37 +574,64 @@ export class Machine<L> {
   /** A bare value from a primitive as a runtime body; lambdas compiled once per structure (hash-consed). */
   private fromBare(b: BareValue<L>): Body2<L> {
     if (b.kind !== 'lam') return fromBare(b);
+    const same = this.lamByObject.get(b);
+    if (same) return { kind: 'clo', code: same, env: [] };
     const id = this.ev.exprId(b);
     const hit = this.lamCache.get(id);
-    if (hit) return { kind: 'clo', code: hit, env: [] };
+    if (hit) { this.lamByObject.set(b, hit); return { kind: 'clo', code: hit, env: [] }; }
     const code = compileClosed(b) as LamCode<L>;
     this.lamCache.set(id, code);
+    this.lamByObject.set(b, code);
     return { kind: 'clo', code, env: [] };
   }
 
   /** Prim after its premise (rules.ts `primAfter`). */
   private primAfter(pc: L, c1: Conv<L>, v: V2<L>, name: string): Out<L> {
+    const r = this.primValue(pc, v, name);
+    return isFailure(r) ? r : this.ok(c1, r);
+  }
+
+  private primValue(pc: L, v: V2<L>, name: string): V2<L> | Failure {
     const r = this.ev.primEval(name, this.plain(v));
-    if (!r.ok) return this.stuck('Prim', r.reason);
-    return this.ok(c1, this.val(this.lat.join(pc, this.deepLabel(v)), this.fromBare(this.ev.wrap(r.value))));
+    if (!r.ok) return stuckF('Prim', r.reason);
+    return this.val(this.lat.join(pc, this.deepLabel(v)), this.fromBare(this.ev.wrap(r.value)));
   }
 
   /** FieldAccess after its premise (rules.ts `fieldAfter`). */
   private fieldAfter(c1: Conv<L>, r: V2<L>, name: string): Out<L> {
-    if (r.body.kind !== 'record') return this.stuck('FieldAccess', `.${name} of a non-record ${this.describe(r)}`);
+    const x = this.fieldValue(r, name);
+    return isFailure(x) ? x : this.ok(c1, x);
+  }
+
+  private fieldValue(r: V2<L>, name: string): V2<L> | Failure {
+    if (r.body.kind !== 'record') return stuckF('FieldAccess', `.${name} of a non-record ${this.describe(r)}`);
     const fl = r.body.fields.find((x) => x.name === name);
-    if (!fl) return this.stuck('FieldAccess', `no field ${name} in ${this.describe(r)}`);
-    return this.ok(c1, this.raise(r.label, fl.expr));
+    if (!fl) return stuckF('FieldAccess', `no field ${name} in ${this.describe(r)}`);
+    return this.raise(r.label, fl.expr);
   }
 
   /** ArrayIndex after both premises (rules.ts `ruleArrayIndex`'s side conditions). */
   private indexAfter(c2: Conv<L>, a: V2<L>, i: V2<L>): Out<L> {
-    if (a.body.kind !== 'array') return this.stuck('ArrayIndex', `indexing a non-array ${this.describe(a)}`);
+    const x = this.indexValue(a, i);
+    return isFailure(x) ? x : this.ok(c2, x);
+  }
+
+  private indexValue(a: V2<L>, i: V2<L>): V2<L> | Failure {
+    if (a.body.kind !== 'array') return stuckF('ArrayIndex', `indexing a non-array ${this.describe(a)}`);
     const n = a.body.elems.length;
     const k = i.body.kind === 'num' && Q.isInteger(i.body.value) && Q.numerator(i.body.value) >= 0n && Q.numerator(i.body.value) < BigInt(n)
       ? Number(Q.numerator(i.body.value)) : undefined;
-    if (k === undefined) return this.stuck('ArrayIndex', `index ${this.describe(i)} out of bounds for length ${n}`);
-    return this.ok(c2, this.raise(this.lat.join(a.label, i.label), a.body.elems[k]!));
+    if (k === undefined) return stuckF('ArrayIndex', `index ${this.describe(i)} out of bounds for length ${n}`);
+    return this.raise(this.lat.join(a.label, i.label), a.body.elems[k]!);
+  }
+
+  /** App's side condition: applying a non-function is stuck (one wording for the generator and the fast path). */
+  private appNonFunction(fn: V2<L>): Failure { return stuckF('App', `applying a non-function ${this.describe(fn)}`); }
+
+  /** App after both premises: applying a non-function is stuck, else the body at l1 is the tail premise. */
+  private appAfter(f: number, fn: V2<L>, c2: Conv<L>, arg: V2<L>, w: Q.Rational): Req<L> & { t: 'out' | 'tail' } {
+    if (fn.body.kind !== 'clo') return outReq(this.appNonFunction(fn), w);
+    return tailReq(f, fn.label, c2, fn.body.code.body, bodyEnv(arg, fn.body.env), w);
   }
 
   /** Send after its premise (rules.ts `sendAfter`). */
@@ -511,8 +691,7 @@ export class Machine<L> {
         for (const b of (this.now(pc, a.out.conv, code.arg, env, f) ?? (yield this.sub(pc, a.out.conv, code.arg, env, f))!)) {
           const w = mulW(a.weight, b.weight);
           if (b.out.kind !== 'ok') { yield outReq(b.out, w); continue; }
-          if (fn.body.kind !== 'clo') { yield outReq(this.stuck('App', `applying a non-function ${this.describe(fn)}`), w); continue; }
-          yield tailReq(f, fn.label, b.out.conv, fn.body.code.body, [b.out.value, ...fn.body.env], w);
+          yield this.appAfter(f, fn, b.out.conv, b.out.value, w);
         }
       }
       return;
@@ -640,17 +819,25 @@ export class Machine<L> {
         yield outReq(this.ok(conv, code.k === 'record' ? this.unit(pc) : this.val(pc, { kind: 'array', elems: [] })), Q.ONE);
         return;
       }
-      // Left to right, threading the conversation; partial results fan out with the distributions.
+      // Left to right, threading the conversation; partial runs fan out with the distributions (as
+      // rules.ts `evalAll`: values appended in place along a run, copied only where a premise branches,
+      // and the frontier of partial runs held to `maxOutcomes` after every element).
       let partial: { conv: Conv<L>; vs: V2<L>[]; w: Q.Rational }[] = [{ conv, vs: [], w: Q.ONE }];
       for (const c of code.elems) {
         const nextPartial: typeof partial = [];
         for (const p of partial) {
-          for (const a of (this.now(pc, p.conv, c, env, f) ?? (yield this.sub(pc, p.conv, c, env, f))!)) {
+          const d = this.now(pc, p.conv, c, env, f) ?? (yield this.sub(pc, p.conv, c, env, f))!;
+          let remaining = d.length;
+          for (const a of d) {
+            remaining--;
             const w = mulW(p.w, a.weight);
             if (a.out.kind !== 'ok') { yield outReq(a.out, w); continue; }
-            nextPartial.push({ conv: a.out.conv, vs: [...p.vs, a.out.value], w });
+            const vs = remaining === 0 ? p.vs : p.vs.slice();
+            vs.push(a.out.value);
+            nextPartial.push({ conv: a.out.conv, vs, w });
           }
         }
+        if (nextPartial.length > this.opts.maxOutcomes) this.outcomeLimit();
         partial = nextPartial;
       }
       for (const p of partial) yield outReq(this.ok(p.conv, this.aggregate(pc, code, p.vs)), p.w);
@@ -679,11 +866,28 @@ export class Machine<L> {
 
 }
 
-function outReq<L>(out: Out<L>, w: Q.Rational): Req<L> {
+/** A closure body's environment: the argument in slot 0, then the captured values. */
+function bodyEnv<L>(arg: V2<L>, caps: readonly V2<L>[]): V2<L>[] {
+  const e = new Array<V2<L>>(caps.length + 1);
+  e[0] = arg;
+  for (let i = 0; i < caps.length; i++) e[i + 1] = caps[i]!;
+  return e;
+}
+
+/** A failure (out of fuel, stuck) as opposed to a runtime value: values have no `kind`. */
+function isFailure<L>(x: V2<L> | Failure): x is Failure {
+  return (x as { readonly kind?: unknown }).kind !== undefined;
+}
+
+function stuckF(rule: string, reason: string): Failure {
+  return { kind: 'stuck', rule, reason };
+}
+
+function outReq<L>(out: Out<L>, w: Q.Rational): Req<L> & { t: 'out' } {
   return { t: 'out', out, w };
 }
 
-function tailReq<L>(fuel: number, pc: L, conv: Conv<L>, code: Code<L>, env: readonly V2<L>[], w: Q.Rational): Req<L> {
+function tailReq<L>(fuel: number, pc: L, conv: Conv<L>, code: Code<L>, env: readonly V2<L>[], w: Q.Rational): Req<L> & { t: 'tail' } {
   return { t: 'tail', cfg: { pc, conv, code, env, fuel }, w };
 }
 

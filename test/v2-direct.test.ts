@@ -1,0 +1,88 @@
+/**
+ * Evaluator v2's deterministic fast path (`Machine.direct`, issue 12 part 2): a derivation whose premises
+ * all have at most one outcome runs as one path of generators, with App by hand; at the first branching
+ * premise it gives up and the general machine (rounds, keys, memo) does the derivation. The answers must be
+ * the general machine's exactly (and the substitution evaluator's); expected values here are written by hand.
+ */
+import { describe, expect, it } from 'vitest';
+import * as Q from '../src/distributions/rational.ts';
+import { entries } from '../src/distributions/subdist.ts';
+import { powersetUS, US } from '../src/lattice/instances.ts';
+import { parse } from '../src/syntax/parser.ts';
+import { closeProgram, loadPrelude } from '../src/semantics/prelude.ts';
+import { evaluate } from '../src/semantics/evaluate.ts';
+import { evaluateV2 } from '../src/semantics/v2/index.ts';
+import type { PModel } from '../src/semantics/model.ts';
+import { coinModel, standardModel } from '../src/semantics/models/index.ts';
+import { failureKey, showConversation } from '../src/semantics/config.ts';
+import { render } from './helpers/render.ts';
+
+const lat = powersetUS;
+const coin = coinModel(Q.rat(1, 2));
+/** A sub-distribution model: one response, "0", with weight 1/2 (the other half is withheld). */
+const half = standardModel('half', () => [['0', Q.rat(1, 2)]]);
+const start = { label: US.bottom, messages: [] };
+
+function table(model: PModel, src: string, fuel: number, direct = true): string[] {
+  const e = closeProgram(parse(src, lat), loadPrelude(lat, model.preludeSource));
+  const r = evaluateV2(model, lat, US.bottom, start, e, fuel, { direct });
+  return [
+    ...entries(r.finals).map(([f, w]) => `${render(lat, f.value)} @ ${showConversation(lat, f.conv)} ↦ ${Q.show(w)}`).sort(),
+    ...r.missing.map((m) => `${failureKey(m.failure)} ↦ ${Q.show(m.weight)}`),
+    `deficit ${Q.show(r.modelDeficit)}`,
+  ];
+}
+
+function substitution(model: PModel, src: string, fuel: number): string[] {
+  const e = closeProgram(parse(src, lat), loadPrelude(lat, model.preludeSource));
+  const r = evaluate(model, lat, US.bottom, start, e, fuel, { engine: 'substitution' });
+  return [
+    ...entries(r.finals).map(([f, w]) => `${render(lat, f.value)} @ ${showConversation(lat, f.conv)} ↦ ${Q.show(w)}`).sort(),
+    ...r.missing.map((m) => `${failureKey(m.failure)} ↦ ${Q.show(m.weight)}`),
+    `deficit ${Q.show(r.modelDeficit)}`,
+  ];
+}
+
+describe('v2 deterministic fast path', () => {
+  it('a lone response of weight 1/2 in the function AND the argument premise of an App: weight 1/4 (by hand)', () => {
+    // Both premises receive "0" with weight 1/2 each; the rest of the mass is withheld by the model.
+    const src = '((\\_. \\y. [y, 1]) (@"q")) ((\\_. 2) (@"r"))';
+    const want = ['[]:[[]:2, []:1] @ []:["q", "0", "r", "0"] ↦ 1/4', 'deficit 3/4'];
+    expect(table(half, src, 50)).toEqual(want);
+    expect(table(half, src, 50, false)).toEqual(want);
+    expect(substitution(half, src, 50)).toEqual(want);
+  });
+
+  it('a premise with no outcome at all (a model with no response) leaves an empty distribution', () => {
+    const none = standardModel('none', () => []);
+    expect(table(none, '(\\x. x) (@"q")', 50)).toEqual(['deficit 1']);
+  });
+
+  it('out of fuel and stuck inside a deterministic run are the outcome of the whole run', () => {
+    expect(table(coin, 'let f = fix (\\f. \\n. f (n + 1)) in f 0', 300)).toEqual(['fuel ↦ 1', 'deficit 0']);
+    expect(table(coin, 'let x = 3 in x 4', 50)).toEqual(['stuck App: applying a non-function []:3 ↦ 1', 'deficit 0']);
+  });
+
+  it('a branching premise deep inside a deterministic loop: the attempt gives up, the answer and step count are the general machine\'s', () => {
+    // 200 deterministic iterations, then one fair flip: two outcomes of 1/2.
+    const src = 'let count = fix (\\f. \\n. \\acc. if n == 0 then acc + (fork @"flip").[1] else f (n - 1) (acc + 1)) in count 200 0';
+    const e = closeProgram(parse(src, lat), loadPrelude(lat));
+    const fast = evaluateV2(coin, lat, US.bottom, start, e, 100_000);
+    const slow = evaluateV2(coin, lat, US.bottom, start, e, 100_000, { direct: false });
+    const show = (r: typeof fast) => entries(r.finals).map(([f, w]) => `${render(lat, f.value)} ↦ ${Q.show(w)}`).sort();
+    expect(show(fast)).toEqual(['[]:200 ↦ 1/2', '[]:201 ↦ 1/2']);
+    expect(show(slow)).toEqual(show(fast));
+    // The attempt from the root ran the 200 iterations and gave up at the flip; the general machine did it all again.
+    expect(fast.directBails).toBeGreaterThan(0);
+    expect(slow.directRuns + slow.directBails).toBe(0);
+    // Attempts that gave up are not counted as rule applications.
+    expect(fast.steps).toBe(slow.steps);
+  });
+
+  it('a fully deterministic program runs on the fast path alone (no task, no memo)', () => {
+    const e = closeProgram(parse('let count = fix (\\f. \\n. \\acc. if n == 0 then acc else f (n - 1) (acc + 1)) in count 1000 0', lat), loadPrelude(lat));
+    const r = evaluateV2(coin, lat, US.bottom, start, e, 1_000_000);
+    expect(entries(r.finals).map(([f, w]) => `${render(lat, f.value)} ↦ ${Q.show(w)}`)).toEqual(['[]:1000 ↦ 1']);
+    expect([r.directRuns, r.directBails, r.peakMemo, r.peakRound]).toEqual([1, 0, 0, 0]);
+  });
+});
