@@ -1,30 +1,56 @@
 /**
  * The vitest config of the mutation run (stryker.config.mjs, docs/mutation.md): the tests that judge the
- * rule code — every LLMbda property suite on every shipped lattice at a small run count
- * (test/mutation/property-suites.mutation.ts, LLMBDA_MUTATION_RUNS, default 150), the rule-by-rule
- * semantics tests, the skipping tests, the suites' ability to fail, the corpus replays, the generated
- * mutants. Not part of `npm test` (the property-suite file does not end in `.test.ts`).
+ * rule code. Stryker stops a mutant's run at the first failing test, so the files run IN THE ORDER OF
+ * `include` (the sequencer below), cheapest strong killers first: the differential test (substitution
+ * evaluator against v2 and peval on generated programs), spec §8's worked examples, the rule-by-rule
+ * tests, the primitives; then every LLMbda property suite on every shipped lattice at a small run count
+ * (test/mutation/property-suites.mutation.ts, LLMBDA_MUTATION_RUNS, default 30), the skipping tests, the
+ * suites' ability to fail, the corpus replays. Not part of `npm test` (the property-suite file does not
+ * end in `.test.ts`). One entry per line: add a file where its cost belongs.
  */
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import base from './vitest.config.ts';
+
+const include = [
+  'test/semantics-differential.test.ts',
+  'test/semantics-examples.test.ts',
+  'test/semantics-rules.test.ts',
+  'test/decisions.test.ts',
+  'test/rules-stuck.test.ts',
+  'test/prims.test.ts',
+  'test/semantics-limits.test.ts',
+  'test/mutation/**/*.mutation.ts',
+  'test/semantics-deep.test.ts',
+  'test/skipping.test.ts',
+  'test/observe.test.ts',
+  'test/peval.test.ts',
+  'test/corpus.test.ts',
+  'test/skipping-necessity.test.ts',
+  'test/suites-fail.test.ts',
+  'test/camel.test.ts',
+];
+
+/** Position of a test file in `include` (a `**` entry matches its folder). */
+function rank(file: string): number {
+  const rel = file.replace(/\\/g, '/');
+  const i = include.findIndex((p) => (p.includes('*') ? rel.includes(`/${p.slice(0, p.indexOf('*'))}`) : rel.endsWith(`/${p}`)));
+  return i < 0 ? include.length : i;
+}
+
+/** Runs files in `include` order (vitest's default puts the slowest first, the worst order for a bail). */
+class IncludeOrder extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    return [...files].sort((a, b) => rank(a.moduleId) - rank(b.moduleId));
+  }
+}
 
 export default defineConfig({
   ...base,
   test: {
     ...base.test,
-    include: [
-      'test/mutation/**/*.mutation.ts',
-      'test/semantics-rules.test.ts',
-      'test/semantics-examples.test.ts',
-      'test/semantics-deep.test.ts',
-      'test/skipping.test.ts',
-      'test/skipping-necessity.test.ts',
-      'test/suites-fail.test.ts',
-      'test/corpus.test.ts',
-      'test/camel.test.ts',
-      'test/peval.test.ts',
-      'test/observe.test.ts',
-    ],
+    include,
+    sequence: { sequencer: IncludeOrder },
     reporters: ['default'],
   },
 });

@@ -99,6 +99,15 @@ export const RULE_LABEL_VARS: { readonly [K in DecidingRule]: readonly string[] 
   ArrayIndex: ['pc', 'l1', 'l2'],
 };
 
+/**
+ * The label variables in scope at one decision point: the rule's, except a variable bound by a later
+ * premise — Endorse's `endorsed` (it needs `l2`, the body's label) is not in scope for the pc its body
+ * runs at.
+ */
+export function pointLabelVars(rule: DecidingRule, point: string): readonly string[] {
+  return RULE_LABEL_VARS[rule].filter((x) => x !== 'endorsed' || point === 'result');
+}
+
 /** Some rules' decisions replaced (a generated mutant, or a variant's label choices). */
 export type DecisionChanges = { readonly [K in DecidingRule]?: Partial<Decisions[K]> };
 

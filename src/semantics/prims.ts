@@ -40,17 +40,13 @@ function church(pick: 't' | 'f'): PlainValue {
   };
 }
 
-/** A string's length in Unicode code points (spec §4): an astral character counts once, a lone surrogate once. */
+/**
+ * A string's length in Unicode code points (spec §4): an astral character counts once, a lone surrogate
+ * once. A string's iterator walks exactly those: a surrogate pair as one, any other unit as one.
+ */
 export function codePointLength(s: string): number {
   let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) i++;
-    }
-    n++;
-  }
+  for (const _ of s) n++;
   return n;
 }
 
@@ -100,7 +96,7 @@ export const STANDARD_PRIMS: PrimTable = {
     if (a.kind !== b.kind) return fail(`binop_== compares scalars of the same kind, got ${showPlain(a)} and ${showPlain(b)}`);
     switch (a.kind) {
       case 'num': return ok(bool(Q.eq(a.value, (b as typeof a).value)));
-      case 'str': return ok(bool(a.value === (b as typeof a).value));
+      case 'str':
       case 'bool': return ok(bool(a.value === (b as typeof a).value));
       case 'null': return ok(bool(true));
       default: return fail(`binop_== compares scalars, got ${showPlain(a)}`);

@@ -77,8 +77,7 @@ export function ruleFork<L>(ev: Ev<L>, pc: L, conv: Conv<L>, e: Expr<L> & { kind
 
 /** Fork's restored conversation: the old messages, labelled as decided (the old `lc` in the reference). */
 function restored<L>(ev: Ev<L>, pc: L, conv: Conv<L>, c1: Conv<L>): Conv<L> {
-  const j = decisionsOf(ev).Fork.conv;
-  return j.length === 1 && j[0] === 'lc' ? conv : { label: joinOf(ev, j, { pc, lc: conv.label, "lc'": c1.label }), msgs: conv.msgs };
+  return { label: joinOf(ev, decisionsOf(ev).Fork.conv, { pc, lc: conv.label, "lc'": c1.label }), msgs: conv.msgs };
 }
 
 /** Clear:  pc ⊑ lc  ⟹  pc ⊢ lc:c, clear ⇓ pc:ε, pc:{}          (resets the label to pc, not ⊥) */

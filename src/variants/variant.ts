@@ -9,7 +9,7 @@ import { REFERENCE_RULES } from '../semantics/rules.ts';
 import { SKIPPING, SKIPPING_RULES } from '../skipping/skipping.ts';
 import { UserError } from '../util/absurd.ts';
 import { RULE_NAMES, type RuleName } from '../semantics/config.ts';
-import { REFERENCE_DECISIONS, RULE_LABEL_VARS, withDecisions, type DecisionChanges } from '../semantics/decisions.ts';
+import { REFERENCE_DECISIONS, RULE_LABEL_VARS, pointLabelVars, withDecisions, type DecisionChanges } from '../semantics/decisions.ts';
 
 /** What a variant is expected to do, per lattice (used by the catalogue's tests and the benchmarks). */
 export interface Expectation {
@@ -134,7 +134,7 @@ function validateDecisions(file: string, d: unknown): void {
     for (const [point, val] of Object.entries(points as object)) {
       const was = r[point];
       if (was === undefined) throw new UserError(`${file}: decisions.${rule}: unknown point ${JSON.stringify(point)}; it has ${Object.keys(r).join(', ')}`);
-      const vars = RULE_LABEL_VARS[rule as keyof typeof RULE_LABEL_VARS];
+      const vars = pointLabelVars(rule as keyof typeof RULE_LABEL_VARS, point);
       const ok = typeof was === 'boolean' ? typeof val === 'boolean' : Array.isArray(val) && val.every((x) => vars.includes(x as string));
       if (!ok) throw new UserError(`${file}: decisions.${rule}.${point} must be ${typeof was === 'boolean' ? 'true or false' : `an array of label variables among ${vars.join(', ')}`}`);
     }
