@@ -9,12 +9,11 @@
  *
  * Flags: --cap SECONDS (per measurement, default 60), --repeats R (default 3; N = 10^6 runs once), --no-doc.
  */
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { renderTable } from '../src/util/table.ts';
 import { SHAPES } from './eval-v2-shapes.ts';
-import { runWebppl, type Capped, type WebpplResult } from './lib/isolate.ts';
+import { runInProcess, runWebppl, type Capped, type WebpplResult } from './lib/isolate.ts';
 import { machineInfo, machineMarkdown, mdTable, updateDoc } from './lib/doc.ts';
 import { fittedDegree, showMs, showRatio } from './lib/stats.ts';
 
@@ -29,19 +28,7 @@ interface Ours {
 }
 
 function ours(shape: string, n: number, engine: 'v2' | 'v2-general', repeats: number): Promise<Capped<Ours>> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ONE, JSON.stringify({ shape, n, engine, repeats })], { stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolve) => {
-    let out = '';
-    const timer = setTimeout(() => { child.kill('SIGKILL'); resolve({ kind: 'timeout', capMs: CAP_MS }); }, CAP_MS * repeats + 5000);
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (c: string) => { out += c; });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      const line = out.trim().split('\n').pop();
-      if (line?.startsWith('{')) resolve({ kind: 'done', result: JSON.parse(line) as Ours });
-      else resolve({ kind: 'crash', message: `exit ${code}` });
-    });
-  });
+  return runInProcess<Ours>(ONE, { shape, n, engine, repeats }, CAP_MS, CAP_MS * repeats + 5000);
 }
 
 const done = (c: Capped<Ours> | undefined): Ours | undefined => (c?.kind === 'done' && c.result.ok ? c.result : undefined);

@@ -9,13 +9,12 @@
  *
  * Flags: --cap SECONDS (per measurement, default 60), --repeats R (default 3), --no-doc.
  */
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import * as Q from '../src/distributions/rational.ts';
 import { renderTable } from '../src/util/table.ts';
 import { SHAPES, type Shape } from './eval-v2-shapes.ts';
-import { runWebppl, type Capped, type WebpplResult } from './lib/isolate.ts';
+import { runInProcess, runWebppl, type Capped, type WebpplResult } from './lib/isolate.ts';
 import { ratToNumber } from './lib/compare.ts';
 import { machineInfo, machineMarkdown, mdTable, updateDoc } from './lib/doc.ts';
 import { fittedDegree, showMs, showRatio } from './lib/stats.ts';
@@ -33,19 +32,7 @@ interface Ours {
 
 /** One LLMbda measurement in a fresh process, killed at the cap. */
 function ours(shape: string, n: number, engine: 'v2' | 'substitution'): Promise<Capped<Ours>> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ONE, JSON.stringify({ shape, n, engine, repeats: REPEATS })], { stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolve) => {
-    let out = '';
-    const timer = setTimeout(() => { child.kill('SIGKILL'); resolve({ kind: 'timeout', capMs: CAP_MS }); }, CAP_MS * REPEATS + 5000);
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (c: string) => { out += c; });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      const line = out.trim().split('\n').pop();
-      if (line?.startsWith('{')) resolve({ kind: 'done', result: JSON.parse(line) as Ours });
-      else resolve({ kind: 'crash', message: `exit ${code}` });
-    });
-  });
+  return runInProcess<Ours>(ONE, { shape, n, engine, repeats: REPEATS }, CAP_MS, CAP_MS * REPEATS + 5000);
 }
 
 /** Exact agreement with the independent answer. */

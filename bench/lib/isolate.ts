@@ -105,3 +105,23 @@ export function runWebppl(source: string, capMs: number, repeat: { readonly repe
     child.stdin.end(source);
   });
 }
+
+/**
+ * Run `node --import tsx FILE ARG` in a fresh process and read its last stdout line as JSON; killed after
+ * `killAfterMs` (reported as a timeout at `capMs`). One measurement per process: no shared JIT or heap.
+ */
+export function runInProcess<R>(file: string, arg: unknown, capMs: number, killAfterMs: number): Promise<Capped<R>> {
+  const child = spawn(process.execPath, ['--import', 'tsx', file, JSON.stringify(arg)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve) => {
+    let out = '';
+    const timer = setTimeout(() => { child.kill('SIGKILL'); resolve({ kind: 'timeout', capMs }); }, killAfterMs);
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (c: string) => { out += c; });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const line = out.trim().split('\n').pop();
+      if (line?.startsWith('{')) resolve({ kind: 'done', result: JSON.parse(line) as R });
+      else resolve({ kind: 'crash', message: `exit ${code}` });
+    });
+  });
+}
