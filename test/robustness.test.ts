@@ -384,6 +384,13 @@ describe.concurrent('the remaining gaps: loading, memory, regexes, huge messages
     expect(target.stderr).toMatch(/^llmbda: user code did not finish loading in target module \S*loop-import\.ts within 2\.0 s/);
   }, 200_000);
 
+  it('leak evaluates in the supervised worker: a join that loops at run time is stopped and named, exit 2', async () => {
+    const r = await llmbda(['leak', `${FIX}/many-joins.lam`, '--secret', 'secret', '--domain', '0,1', '--lattice', `${FIX}/loop-join.ts`, '--fuel', '100000', '--case-timeout', '2s']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^llmbda: the leak timed out in test\/fixtures\/robust\/loop-join\.ts:join: no progress for 2\.0 s/);
+    noStackTrace(r.stderr);
+  }, 150_000);
+
   it('a run whose outcomes explode is stopped by --max-memory-mb with a clear message, exit 2 (not a dead process)', async () => {
     const r = await llmbda(['run', `${FIX}/explode.lam`, '--max-outcomes', '1000000000', '--fuel', '1000', '--max-memory-mb', '64']);
     expect(r.code).toBe(2);

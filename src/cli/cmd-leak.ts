@@ -9,7 +9,8 @@ import { parse } from '../syntax/parser.ts';
 import { resolveModel } from '../semantics/models/index.ts';
 import { loadPrelude } from '../semantics/prelude.ts';
 import { UserError } from '../util/absurd.ts';
-import { parseLabelFlag, positiveInt, readText } from './common.ts';
+import { DEFAULT_MAX_MEMORY_MB, duration, memoryMb, parseLabelFlag, positiveInt, readText, stackMb } from './common.ts';
+import { inLargeStack } from './large-stack.ts';
 import { renderTable } from '../util/table.ts';
 import { resolveVariantSemantics } from './variant-option.ts';
 import { parseDomain } from '../leakage/domain.ts';
@@ -25,6 +26,9 @@ interface LeakOpts {
   fuel: number;
   variant?: string;
   json?: boolean;
+  stackMb: number;
+  caseTimeout: number;
+  maxMemoryMb: number;
 }
 
 export function registerLeak(program: Command): void {
@@ -40,8 +44,12 @@ export function registerLeak(program: Command): void {
     .option('--fuel <n>', 'fuel = maximum derivation depth', positiveInt('--fuel'), 200)
     .option('--variant <name|file.ts>', 'evaluate under a variant semantics instead of the reference')
     .option('--json', 'machine-readable output')
+    .option('--stack-mb <n>', 'JavaScript stack for the evaluation worker, in MB, at most 4096 (deep recursion under a variant needs more)', stackMb('--stack-mb'), 512)
+    .option('--case-timeout <duration>', 'time limit of the whole computation, CPU time on Linux (a looping user lattice or variant is stopped and named)', duration('--case-timeout'), 60_000)
+    .option('--max-memory-mb <n>', `heap cap of the evaluation worker in MB (default ${DEFAULT_MAX_MEMORY_MB})`, memoryMb('--max-memory-mb'), DEFAULT_MAX_MEMORY_MB)
     .action(async (file: string, opts: LeakOpts) => {
-      process.stdout.write(await executeLeak(file, opts));
+      // In a supervised worker, like \`run\`: user lattice/variant code may loop, a channel may exhaust the heap.
+      process.stdout.write(await inLargeStack<string>('leak', { file, opts }, opts.stackMb, opts.caseTimeout, opts.maxMemoryMb));
     });
 }
 

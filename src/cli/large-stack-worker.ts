@@ -2,7 +2,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { installHeartbeat } from '../util/heartbeat.ts';
 
-const { task, args, heartbeat } = workerData as { task: 'run' | 'hunt' | 'replay' | 'load' | 'hunt-system'; args: unknown; heartbeat?: SharedArrayBuffer };
+const { task, args, heartbeat } = workerData as { task: import('./large-stack.ts').TaskName; args: unknown; heartbeat?: SharedArrayBuffer };
 if (heartbeat) installHeartbeat(heartbeat, (site, where) => parentPort?.postMessage({ site, where }));
 const emit = (event: unknown): void => parentPort?.postMessage({ event });
 try {
@@ -11,6 +11,10 @@ try {
     const { executeRun } = await import('./cmd-run.ts');
     const a = args as { file: string; opts: Parameters<typeof executeRun>[1] };
     value = await executeRun(a.file, a.opts);
+  } else if (task === 'leak') {
+    const { executeLeak } = await import('./cmd-leak.ts');
+    const a = args as { file: string; opts: Parameters<typeof executeLeak>[1] };
+    value = await executeLeak(a.file, a.opts);
   } else if (task === 'replay') {
     const { replay } = await import('../api/hunt.ts');
     const a = args as { file: string; variant?: string; lattice?: string };
