@@ -267,12 +267,13 @@ describe.concurrent('user code in a sandbox of time', () => {
 
 describe.concurrent('limits and flags', () => {
   it('seeds are 32-bit: 2^32 and negative seeds are rejected, not wrapped', async () => {
-    const [big, neg, max] = await Promise.all([
+    const [big, neg, max, mutants] = await Promise.all([
       llmbda(['hunt', '--variant', 'recv-at-pc', '--seed', '4294967297', '--runs', '1']),
       llmbda(['check', '--seed', '-4294967295', '--runs', '1']),
       llmbda(['run', 'examples/fenton-denning.lam', '--seed', '4294967295', '--sample', '2']),
+      llmbda(['mutants', '--seed', '4294967297', '--list']),
     ]);
-    for (const r of [big, neg]) {
+    for (const r of [big, neg, mutants]) {
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/--seed needs an integer from 0 to 4294967295 \(seeds are 32-bit\)/);
     }

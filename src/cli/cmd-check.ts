@@ -17,7 +17,7 @@ import { latticeByName } from '../lattice/registry.ts';
 import { executeLoad, isUserFile, type LoadTaskArgs, type LoadTaskResult } from './load-task.ts';
 import { startInWorker } from './large-stack.ts';
 import { UserError } from '../util/absurd.ts';
-import { DEFAULT_CASE_TIMEOUT_MS, DEFAULT_MAX_MEMORY_MB, duration, memoryMb, positiveInt, seed32 } from './common.ts';
+import { DEFAULT_CASE_TIMEOUT_MS, DEFAULT_MAX_MEMORY_MB, duration, memoryMb, positiveInt, seed32, collect } from './common.ts';
 import { NON_VACUITY_ALPHA, type ThresholdJudgement } from '../runner/suite.ts';
 import { checkDocument, render, reporterFlag, REPORTERS, writeHtml, type Reporter } from '../report/index.ts';
 import { ProgressLine } from './progress.ts';
@@ -45,8 +45,6 @@ interface CheckOpts {
   maxMemoryMb: number;
   corpus: string | false;
 }
-
-const collect = (v: string, prev: string[] | undefined): string[] => [...(prev ?? []), v];
 
 export function registerCheck(program: Command, result: CommandResult): void {
   program

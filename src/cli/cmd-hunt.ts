@@ -8,7 +8,7 @@
  */
 import type { Command } from 'commander';
 import { UserError } from '../util/absurd.ts';
-import { DEFAULT_CASE_TIMEOUT_MS, DEFAULT_MAX_MEMORY_MB, duration, memoryMb, positiveInt, seed32, stackMb } from './common.ts';
+import { DEFAULT_CASE_TIMEOUT_MS, DEFAULT_MAX_MEMORY_MB, duration, memoryMb, positiveInt, seed32, stackMb, collect } from './common.ts';
 import { MAX_STACK_MB, startInWorker } from './large-stack.ts';
 import { withInterrupts } from './interrupt.ts';
 import { describeSave, type HuntProgress } from '../api/hunt.ts';
@@ -50,8 +50,6 @@ interface HuntFlags {
   stackMb: number;
   progress: boolean;
 }
-
-const collect = (v: string, prev: string[] | undefined): string[] => [...(prev ?? []), v];
 
 /** Exit code of a hunt that ended with too few cases to call the variant clean. */
 export const EXIT_INCONCLUSIVE = 4;

@@ -5,7 +5,7 @@
  * (unexplained) or a mutant with a sketch is caught with a leak (the sketch is wrong); 0 otherwise.
  */
 import type { Command } from 'commander';
-import { duration, integer, positiveInt } from './common.ts';
+import { duration, positiveInt, collect, seed32 } from './common.ts';
 import type { CommandResult } from './main.ts';
 import { huntMutants, mutantsMarkdown, mutantsText } from '../api/mutants.ts';
 import { generateMutants } from '../variants/mutants.ts';
@@ -22,14 +22,12 @@ interface MutantsFlags {
   json?: boolean;
 }
 
-const collect = (v: string, prev: string[] | undefined): string[] => [...(prev ?? []), v];
-
 export function registerMutants(program: Command, result: CommandResult): void {
   program
     .command('mutants')
     .description('generate every single-point weakening of the rules\' label decisions, hunt each, print what caught it')
     .option('--time <duration>', 'search budget per mutant, shared by its suites (e.g. 10s)', duration('--time'), 10_000)
-    .option('--seed <s>', 'seed (default: random; printed)', integer('--seed'))
+    .option('--seed <s>', 'seed (default: random; printed)', seed32('--seed'))
     .option('--runs <n>', 'at most this many cases per (suite, lattice)', positiveInt('--runs'))
     .option('--lattice <name|file.ts>', 'lattice to hunt on (repeatable; default: the shipped lattices)', collect)
     .option('--only <text>', 'only mutants whose name contains this (repeatable)', collect)

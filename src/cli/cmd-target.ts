@@ -19,7 +19,7 @@ import { caseToEntry, entryCase, loadEntry, saveEntry, slug } from '../llmbda/co
 import { loadTarget, parseMask } from '../targets/load.ts';
 import { TARGET_SUITES, runTargetSuite, targetDiff, targetSuiteByName, type AnyTargetSuite, type TargetEnv, type TargetVerdict } from '../targets/suites.ts';
 import type { AnyTarget } from '../targets/target.ts';
-import { integer, positiveInt } from './common.ts';
+import { positiveInt, seed32 } from './common.ts';
 import { renderTable } from '../util/table.ts';
 import type { CommandResult } from './main.ts';
 
@@ -152,7 +152,7 @@ export function registerDiff(program: Command, result: CommandResult): void {
     .option('--lattice <name>', 'lattice for out-of-process targets (default powerset-us)', (v: string, p: string[] | undefined) => [...(p ?? []), v])
     .option('--mask <constructs>', 'constructs the target cannot express, e.g. endorse,fork,prim:toStr')
     .option('--runs <n>', 'generated programs in all', positiveInt('--runs'), 2000)
-    .option('--seed <s>', 'seed (default: random; printed for replay)', integer('--seed'))
+    .option('--seed <s>', 'seed (default: random; printed for replay)', seed32('--seed'))
     .option('--max <n>', 'stop after this many disagreements', positiveInt('--max'), 5)
     .action(async (f: TargetFlags & { max: number }) => {
       const { target, lat } = await openTarget(f);

@@ -29,6 +29,9 @@ export const DEFAULT_CASE_TIMEOUT_MS = 10_000;
 export const MAX_SEED = 0xffff_ffff;
 
 /** A seed flag: an integer 0..2^32-1 (larger or negative seeds would silently wrap to the same run). */
+/** Commander's accumulator for a repeatable option (`--suite a --suite b`). */
+export const collect = (v: string, prev: string[] | undefined): string[] => [...(prev ?? []), v];
+
 export function seed32(flag: string): (v: string) => number {
   return (v) => {
     const n = Number(v);
