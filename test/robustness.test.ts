@@ -293,9 +293,11 @@ describe.concurrent('limits and flags', () => {
   });
 
   it('hunt --time 0 is inconclusive (exit 4), never a clean bill', async () => {
-    const r = await llmbda(['hunt', '--variant', 'send-no-nsu', '--lattice', 'two-point', '--time', '0']);
+    // The reference has nothing to find, so the verdict depends only on the budget; a leaky variant could be
+    // caught within the least share each target gets (100 ms), which is a correct exit 1, not this test's point.
+    const r = await llmbda(['hunt', '--variant', 'reference', '--lattice', 'two-point', '--time', '0']);
     expect(r.code).toBe(4);
-    expect(r.stdout).toMatch(/^INCONCLUSIVE: variant send-no-nsu survived \d+ generated cases?/);
+    expect(r.stdout).toMatch(/^INCONCLUSIVE: variant reference survived \d+ generated cases?/);
     expect(r.stdout).not.toContain('No counterexample');
   }, 150_000);
 });
