@@ -35,6 +35,37 @@ describe('rational backend agrees with mathjs Fraction', () => {
     );
   });
 
+  it('agrees on the fast paths: dyadic, equal, integer, small and 2^53-boundary denominators', () => {
+    // Operands built to hit each exact shortcut of `gcd`/`add` (powers of two on either side, one shared
+    // denominator, integers, both parts below 2^53, parts straddling 2^53) and Euclid after them.
+    const big = fc.bigInt({ min: -(2n ** 400n), max: 2n ** 400n });
+    const pow2 = fc.integer({ min: 0, max: 400 }).map((k) => 2n ** BigInt(k));
+    const smooth = fc.tuple(fc.integer({ min: 0, max: 200 }), fc.integer({ min: 0, max: 120 })).map(([a, b]) => 2n ** BigInt(a) * 3n ** BigInt(b));
+    const nearSafe = fc.bigInt({ min: 2n ** 53n - 64n, max: 2n ** 53n + 64n });
+    const small = fc.bigInt({ min: -(2n ** 53n), max: 2n ** 53n });
+    const smallDen = fc.bigInt({ min: 1n, max: 2n ** 53n });
+    const shaped = fc.oneof(
+      fc.tuple(big, pow2), fc.tuple(small, pow2), fc.tuple(big, smooth), fc.tuple(small, smallDen),
+      fc.tuple(nearSafe, nearSafe), fc.tuple(big, fc.constant(1n)), fc.tuple(small, nearSafe), fc.tuple(nearSafe, pow2),
+    );
+    const pairs = fc.oneof(
+      fc.tuple(shaped, shaped),
+      // One shared denominator (the `a.den === b.den` shortcut of `add`).
+      fc.tuple(fc.tuple(big, big), fc.oneof(pow2, smooth, smallDen, nearSafe)).map(([[n1, n2], d]) => [[n1, d], [n2, d]] as [[bigint, bigint], [bigint, bigint]]),
+    );
+    fc.assert(
+      fc.property(pairs, ([x, y]) => {
+        const [a, b, fa, fb] = [ours(x), ours(y), theirs(x), theirs(y)];
+        expect(same(a, fa)).toBe(true);
+        expect(same(Q.add(a, b), fa.add(fb))).toBe(true);
+        expect(same(Q.sub(a, b), fa.sub(fb))).toBe(true);
+        expect(same(Q.mul(a, b), fa.mul(fb))).toBe(true);
+        if (!Q.isZero(b)) expect(same(Q.div(a, b), fa.div(fb))).toBe(true);
+      }),
+      { numRuns: 3000, seed: 3 },
+    );
+  });
+
   it('keeps every result canonical, zero included (x + (-x), x - x, 0 · x)', () => {
     fc.assert(
       fc.property(ratArb, (x) => {

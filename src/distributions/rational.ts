@@ -33,9 +33,32 @@ export class Rational {
   }
 }
 
+/** Largest bigint converted to a double without loss (2^53 − 1). */
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * gcd of two non-negative integers (1 for gcd(0, 0), so dividing by it is always safe). Exact fast paths
+ * before Euclid on bigints (whose every step is a bigint division, most of the cost at large N):
+ * - a 1 on either side (a weight times 1/2, an integer sum): 1;
+ * - both below 2^53: Euclid on doubles (exact on safe integers);
+ * - a power of two on either side (dyadic weights, denominators 2^k): the lowest set bit of the other,
+ *   capped by the power — `gcd(2^k, x) = min(2^k, x & −x)`, no division at all.
+ */
 function gcd(a: bigint, b: bigint): bigint {
+  if (a === 1n || b === 1n) return 1n;
+  if (a === 0n) return b === 0n ? 1n : b;
+  if (b === 0n) return a;
+  if (a <= SAFE && b <= SAFE) return BigInt(gcdSmall(Number(a), Number(b)));
+  if ((b & (b - 1n)) === 0n) { const low = a & -a; return low < b ? low : b; }
+  if ((a & (a - 1n)) === 0n) { const low = b & -b; return low < a ? low : a; }
   while (b !== 0n) [a, b] = [b, a % b];
-  return a === 0n ? 1n : a;
+  return a;
+}
+
+/** Euclid on safe non-negative integers held as doubles (`%` is exact there). */
+function gcdSmall(a: number, b: number): number {
+  while (b !== 0) { const t = a % b; a = b; b = t; }
+  return a;
 }
 
 type IntLike = number | bigint;
@@ -63,7 +86,8 @@ export function parseRational(text: string): Rational | undefined {
 export function add(a: Rational, b: Rational): Rational {
   if (a.num === 0n) return b;
   if (b.num === 0n) return a;
-  const g = gcd(a.den, b.den);
+  if (a.den === 1n && b.den === 1n) return Rational.normalised(a.num + b.num, 1n);
+  const g = a.den === b.den ? a.den : gcd(a.den, b.den);
   if (g === 1n) return Rational.normalised(a.num * b.den + b.num * a.den, a.den * b.den);
   const bg = b.den / g;
   const t = a.num * bg + b.num * (a.den / g);

@@ -1,0 +1,147 @@
+/**
+ * `npm run bench:rational` (issue 12, part 4): the exact-rational backend (`src/distributions/rational.ts`)
+ * against the Henrici form it had before its fast paths (a verbatim copy below: `Before`), side by side in
+ * one process, on the weight arithmetic the evaluator does: forward marginalisation of (a) N fair flips and
+ * (b) the 3-way chain mod 5 (denominators 2^k and 2^a·3^b), path weights (products of 1/2) and small
+ * integers (a counter). Each workload is run by both backends in alternation, `--repeats` times; the cell is
+ * the median CPU time of this process. Both answers are compared exactly (`p/q` text), and with an
+ * independent closed form where there is one (binomial coefficients over 2^N).
+ *
+ * Flags: --repeats R (default 5), --no-doc. Writes the section `bench:rational` of docs/benchmarks.md.
+ */
+import { parseArgs } from 'node:util';
+import * as Q from '../src/distributions/rational.ts';
+import { renderTable } from '../src/util/table.ts';
+import { machineInfo, machineMarkdown, mdTable, updateDoc } from './lib/doc.ts';
+import { median, showMs } from './lib/stats.ts';
+
+const { values: flags } = parseArgs({ options: { repeats: { type: 'string' }, 'no-doc': { type: 'boolean', default: false } } });
+const REPEATS = Number(flags.repeats ?? 5);
+
+/** The operations a workload needs, over some representation `R`. */
+interface Ops<R> { of(n: bigint, d: bigint): R; add(a: R, b: R): R; mul(a: R, b: R): R; show(a: R): string; zero: R }
+
+/** The backend as it was before the fast paths (Euclid-only gcd, Henrici addition), copied verbatim. */
+namespace Before {
+  export interface R { readonly num: bigint; readonly den: bigint }
+  function gcd(a: bigint, b: bigint): bigint {
+    while (b !== 0n) [a, b] = [b, a % b];
+    return a === 0n ? 1n : a;
+  }
+  export function of(num: bigint, den: bigint): R {
+    if (den < 0n) { num = -num; den = -den; }
+    const g = gcd(num < 0n ? -num : num, den);
+    return g === 1n ? { num, den } : { num: num / g, den: den / g };
+  }
+  export function add(a: R, b: R): R {
+    if (a.num === 0n) return b;
+    if (b.num === 0n) return a;
+    const g = gcd(a.den, b.den);
+    if (g === 1n) return { num: a.num * b.den + b.num * a.den, den: a.den * b.den };
+    const bg = b.den / g;
+    const t = a.num * bg + b.num * (a.den / g);
+    if (t === 0n) return { num: 0n, den: 1n };
+    const g2 = gcd(t < 0n ? -t : t, g);
+    return { num: t / g2, den: (a.den / g2) * bg };
+  }
+  export function mul(a: R, b: R): R {
+    if (a.num === 0n || b.num === 0n) return { num: 0n, den: 1n };
+    if (a.den === 1n && b.den === 1n) return { num: a.num * b.num, den: 1n };
+    const g1 = gcd(a.num < 0n ? -a.num : a.num, b.den);
+    const g2 = gcd(b.num < 0n ? -b.num : b.num, a.den);
+    return { num: (a.num / g1) * (b.num / g2), den: (a.den / g2) * (b.den / g1) };
+  }
+  export const show = (a: R): string => (a.den === 1n ? a.num.toString() : `${a.num}/${a.den}`);
+}
+
+const BEFORE: Ops<Before.R> = { of: Before.of, add: Before.add, mul: Before.mul, show: Before.show, zero: Before.of(0n, 1n) };
+const NOW: Ops<Q.Rational> = { of: (n, d) => Q.rat(n, d), add: Q.add, mul: Q.mul, show: Q.show, zero: Q.ZERO };
+
+/** Forward marginalisation over `states` states: each step moves state s to (s + c) mod states with weight ps[c]. */
+function forward<R>(o: Ops<R>, steps: number, states: number, ps: readonly (readonly [bigint, bigint])[], wrap: boolean): string[] {
+  const w = ps.map(([n, d]) => o.of(n, d));
+  let d: R[] = [o.of(1n, 1n)];
+  for (let i = 0; i < steps; i++) {
+    const nx: R[] = [];
+    d.forEach((p, s) => w.forEach((q, c) => {
+      const t = wrap ? (s + c) % states : s + c;
+      nx[t] = o.add(nx[t] ?? o.zero, o.mul(p, q));
+    }));
+    d = nx;
+  }
+  return d.map((p) => o.show(p));
+}
+
+/** Weights of 2^n paths of n flips each, as the products the evaluator forms along each path. */
+function paths<R>(o: Ops<R>, n: number): string[] {
+  const half = o.of(1n, 2n);
+  let ws: R[] = [o.of(1n, 1n)];
+  for (let i = 0; i < n; i++) ws = ws.flatMap((w) => [o.mul(w, half), o.mul(w, half)]);
+  let total = o.zero;
+  for (const w of ws) total = o.add(total, w);
+  return [o.show(total)];
+}
+
+/** A counter: n − 1 and acc + 1, `iters` times (integers only). */
+function counter<R>(o: Ops<R>, iters: number): string[] {
+  const one = o.of(1n, 1n), minusOne = o.of(-1n, 1n);
+  let n = o.of(BigInt(iters), 1n), acc = o.zero;
+  for (let i = 0; i < iters; i++) { n = o.add(n, minusOne); acc = o.add(acc, one); }
+  return [o.show(n), o.show(acc)];
+}
+
+function binomialText(n: number): string[] {
+  const out: string[] = [];
+  let c = 1n;
+  for (let k = 0; k <= n; k++) { out.push(Q.show(Q.rat(c, 2n ** BigInt(n)))); c = (c * BigInt(n - k)) / BigInt(k + 1); }
+  return out;
+}
+
+interface Work { readonly name: string; run<R>(o: Ops<R>): string[]; readonly independent?: () => string[] }
+const HALF: readonly (readonly [bigint, bigint])[] = [[1n, 2n], [1n, 2n]];
+const THIRDS: readonly (readonly [bigint, bigint])[] = [[1n, 2n], [1n, 3n], [1n, 6n]];
+const WORK: readonly Work[] = [
+  { name: '(a) flips forward, N = 256', run: (o) => forward(o, 256, 0, HALF, false), independent: () => binomialText(256) },
+  { name: '(a) flips forward, N = 512', run: (o) => forward(o, 512, 0, HALF, false), independent: () => binomialText(512) },
+  { name: '(b) chain mod 5, N = 256', run: (o) => forward(o, 256, 5, THIRDS, true) },
+  { name: '(b) chain mod 5, N = 1024', run: (o) => forward(o, 1024, 5, THIRDS, true) },
+  { name: 'path weights, 2^16 paths', run: (o) => paths(o, 16), independent: () => ['1'] },
+  { name: 'counter, 10^5 iterations', run: (o) => counter(o, 100_000), independent: () => ['0', '100000'] },
+];
+
+function cpu<T>(f: () => T): [number, T] {
+  const c0 = process.cpuUsage();
+  const r = f();
+  const c = process.cpuUsage(c0);
+  return [(c.user + c.system) / 1000, r];
+}
+
+const info = machineInfo(['typescript']);
+const header = ['workload', 'before (Henrici, Euclid gcd)', 'now (fast paths)', 'speed-up', 'answers'];
+const rows: string[][] = [];
+for (const w of WORK) {
+  const tb: number[] = [], tn: number[] = [];
+  let rb: string[] = [], rn: string[] = [];
+  for (let i = 0; i < REPEATS; i++) {
+    [tb[i], rb] = cpu(() => w.run(BEFORE));
+    [tn[i], rn] = cpu(() => w.run(NOW));
+  }
+  const same = rb.length === rn.length && rb.every((x, i) => x === rn[i]);
+  const ind = w.independent?.();
+  const indOk = ind === undefined ? undefined : ind.length === rn.length && ind.every((x, i) => x === rn[i]);
+  const b = median(tb), n = median(tn);
+  rows.push([w.name, showMs(b), showMs(n), `${(b / n).toFixed(2)}×`,
+    `${same ? 'identical' : 'DIFFER'}${indOk === undefined ? '' : indOk ? ', = closed form' : ', ≠ CLOSED FORM'}`]);
+  process.stderr.write(`${w.name}\n`);
+}
+process.stdout.write(`${renderTable(header, rows)}\n`);
+if (!flags['no-doc']) {
+  updateDoc('bench:rational', [
+    '### Exact rationals: fast paths vs the Henrici form (`npm run bench:rational`)',
+    machineMarkdown(info, 'npm run bench:rational', [
+      `Each cell: median CPU time of ${REPEATS} runs of the workload in this process, the two backends alternating.`,
+      '"answers": both backends\' results compared as exact `p/q` text, and with a closed form where there is one.',
+    ]),
+    mdTable(header, rows),
+  ].join('\n\n'));
+}
