@@ -25,6 +25,8 @@ export interface V2Options<L> {
   readonly memoGeneration?: number;
   /** The deterministic fast path (default on); off only to measure or test it against the general machine. */
   readonly direct?: boolean;
+  /** Successes-free lookups/attempts/inserts before a code node's memo, `direct` or merging is turned off (default 64). */
+  readonly probation?: number;
   /** Deliberately wrong variable read (pc joined into the top-level label only): for showing the equivalence property fails. */
   readonly brokenVarRead?: boolean;
 }
@@ -50,6 +52,7 @@ export function evaluateV2<L>(
     memoGeneration: opts.memoGeneration ?? 1 << 14,
     ...(opts.brokenVarRead ? { brokenVarRead: true } : {}),
     ...(opts.direct === false ? { direct: false } : {}),
+    ...(opts.probation !== undefined ? { probation: opts.probation } : {}),
   });
   const outs = m.run(pc, { label: conv.label, msgs: ev.internMessages(conv.messages) }, compileClosed(expr), fuel);
   return {

@@ -56,9 +56,15 @@ interface Task<L> {
   /** The next round (tail premises of the current one); a lone entry is kept unkeyed in `nextOnly`. */
   next: Map<string, Entry<L>> | undefined;
   nextOnly: Entry<L> | undefined;
+  /** Next-round entries of code nodes that never merge (`NodeStat.merge` off): kept unkeyed. */
+  nextList: Entry<L>[] | undefined;
   /** The result distribution, merged by outcome key (a lone outcome kept unkeyed in `resultOnly`). */
   result: Map<string, WOut<L>> | undefined;
   resultOnly: WOut<L> | undefined;
+  /** Outcomes kept unkeyed because this task's code node never merges outcomes (`NodeStat.merge` off). */
+  resultList: WOut<L>[] | undefined;
+  /** The task's code node (undefined for the root, whose outcomes are always merged). */
+  readonly stat: NodeStat | undefined;
   gen: Rule<L> | undefined;
   genW: Q.Rational;
   input: readonly WOut<L>[] | undefined;
@@ -87,6 +93,12 @@ export interface MachineOptions {
   /** Try the deterministic fast path (`Machine.direct`) for the program and each sub-derivation (default true). */
   readonly direct?: boolean;
   /**
+   * Lookups / attempts / keyed inserts a code node gets before a record without a single success turns its
+   * memoisation, `direct` attempts or merging off (default `NODE_PROBATION`; the tests use 1 to run the
+   * equivalence property with every heuristic switched on at once).
+   */
+  readonly probation?: number;
+  /**
    * A deliberately WRONG variable read, for showing that the equivalence property catches it: join pc
    * into the top-level label only, not into nested field/element labels (a bug a real port had).
    */
@@ -113,6 +125,8 @@ export class Machine<L> {
   private readonly lamCache = new Map<number, LamCode<L>>();
   /** The same, by object (a primitive returning a shared lambda, e.g. `fromBool`'s, skips `exprId`). */
   private readonly lamByObject = new WeakMap<object, LamCode<L>>();
+  private readonly nodeStats = new Map<number, NodeStat>();
+  private readonly probation: number;
   private windowLookups = 0;
   private windowHits = 0;
   private memoPaused = 0;
@@ -125,6 +139,7 @@ export class Machine<L> {
 
   constructor(readonly ev: Ev<L>, readonly opts: MachineOptions) {
     this.lat = ev.lat;
+    this.probation = opts.probation ?? NODE_PROBATION;
   }
 
   // ------------------------------------------------------------------------------------------
@@ -135,23 +150,27 @@ export class Machine<L> {
     const start: Cfg<L> = { pc, conv, code, env: [], fuel };
     const d = this.direct(start);
     if (d !== undefined) return d;
-    const root = this.newTask(start, undefined);
+    const root = this.newTask(start, undefined, undefined);
     const stack: Task<L>[] = [root];
     let finished: readonly WOut<L>[] = [];
     while (stack.length > 0) {
       const t = stack[stack.length - 1]!;
       if (t.gen === undefined) {
         if (t.at === t.round.length) {
-          if (t.nextOnly !== undefined || t.next !== undefined) {
-            t.round = t.next !== undefined ? [...t.next.values()] : [t.nextOnly!];
+          if (t.nextOnly !== undefined || t.next !== undefined || t.nextList !== undefined) {
+            const round = t.next !== undefined ? [...t.next.values()] : t.nextOnly !== undefined ? [t.nextOnly] : [];
+            if (t.nextList !== undefined) for (const e of t.nextList) round.push(e);
+            t.round = round;
             t.at = 0;
             t.next = undefined;
             t.nextOnly = undefined;
+            t.nextList = undefined;
             if (t.round.length > this.peakRound) this.peakRound = t.round.length;
             continue;
           }
           stack.pop();
           const res = t.result !== undefined ? [...t.result.values()] : t.resultOnly !== undefined ? [t.resultOnly] : [];
+          if (t.resultList !== undefined) for (const o of t.resultList) res.push(o);
           if (t.key !== undefined) this.remember(t.key, res);
           const parent = stack[stack.length - 1];
           if (parent) parent.input = res;
@@ -176,24 +195,18 @@ export class Machine<L> {
         if (q.t === 'out') {
           this.addOut(t, q.out, mulW(t.genW, q.w));
         } else if (q.t === 'tail') {
-          // Merge equal configurations of the next round; keys are only computed once there are two.
-          const entry = { cfg: q.cfg, w: mulW(t.genW, q.w) };
-          if (t.next === undefined && t.nextOnly === undefined) t.nextOnly = entry;
-          else {
-            if (t.next === undefined) { t.next = new Map([[this.cfgKey(t.nextOnly!.cfg), t.nextOnly!]]); t.nextOnly = undefined; }
-            const k = this.cfgKey(entry.cfg);
-            const prev = t.next.get(k);
-            if (prev) prev.w = Q.add(prev.w, entry.w);
-            else { t.next.set(k, entry); if (t.next.size > this.opts.maxOutcomes) this.outcomeLimit(); }
-          }
+          this.addNext(t, { cfg: q.cfg, w: mulW(t.genW, q.w) });
         } else {
           const c = q.cfg;
-          const k = this.memoOn() ? this.cfgKey(c) : undefined;
+          const st = this.statOf(c.code);
+          const k = st.memo && this.memoOn() ? this.cfgKey(c) : undefined;
           const hit = k === undefined ? undefined : this.recall(k);
+          if (k !== undefined) noteMemo(st, hit !== undefined, this.probation);
           if (hit) { this.memoHits++; this.windowHits++; r = g.next(hit); continue; }
-          const d = this.direct(c);
+          const d = st.direct ? this.direct(c) : undefined;
+          if (st.direct) noteDirect(st, d !== undefined, this.probation);
           if (d !== undefined) { if (k !== undefined) this.remember(k, d); r = g.next(d); continue; }
-          stack.push(this.newTask(c, k));
+          stack.push(this.newTask(c, k, st));
           pushed = true;
           break;
         }
@@ -322,24 +335,75 @@ export class Machine<L> {
     }
   }
 
-  private newTask(cfg: Cfg<L>, key: string | undefined): Task<L> {
+  private newTask(cfg: Cfg<L>, key: string | undefined, stat: NodeStat | undefined): Task<L> {
     return {
-      key, round: [{ cfg, w: Q.ONE }], at: 0, next: undefined, nextOnly: undefined,
-      result: undefined, resultOnly: undefined, gen: undefined, genW: Q.ONE, input: undefined,
+      key, round: [{ cfg, w: Q.ONE }], at: 0, next: undefined, nextOnly: undefined, nextList: undefined,
+      result: undefined, resultOnly: undefined, resultList: undefined, stat, gen: undefined, genW: Q.ONE, input: undefined,
     };
   }
 
-  /** Add weight `w` to outcome `o` of the task's result (keys computed only once there are two outcomes). */
+  /**
+   * Add a configuration to the task's next round, merged with an equal one by key (keys are only computed
+   * once there are two entries). Entries of a code node that has never merged (after `NODE_PROBATION`
+   * keyed inserts) are kept unkeyed: an unmerged duplicate costs a second run with its own weight, never
+   * a different answer. The `maxOutcomes` limit still counts DISTINCT configurations: when the unkeyed
+   * entries could exceed it, they are keyed after all and the limit is checked on the merged count.
+   */
+  private addNext(t: Task<L>, entry: Entry<L>): void {
+    if (t.next === undefined && t.nextOnly === undefined && t.nextList === undefined) { t.nextOnly = entry; return; }
+    const st = this.statOf(entry.cfg.code);
+    if (!st.merge) {
+      (t.nextList ??= []).push(entry);
+      if (t.nextList.length + (t.next?.size ?? 0) + (t.nextOnly ? 1 : 0) > this.opts.maxOutcomes) {
+        const list = t.nextList;
+        t.nextList = undefined;
+        for (const e of list) this.addNextKeyed(t, e, undefined);
+      }
+      return;
+    }
+    this.addNextKeyed(t, entry, st);
+  }
+
+  private addNextKeyed(t: Task<L>, entry: Entry<L>, st: NodeStat | undefined): void {
+    if (t.next === undefined) {
+      t.next = new Map();
+      if (t.nextOnly !== undefined) { t.next.set(this.cfgKey(t.nextOnly.cfg), t.nextOnly); t.nextOnly = undefined; }
+    }
+    const k = this.cfgKey(entry.cfg);
+    const prev = t.next.get(k);
+    if (st !== undefined) noteMerge(st, prev !== undefined, this.probation);
+    if (prev) prev.w = Q.add(prev.w, entry.w);
+    else { t.next.set(k, entry); if (t.next.size > this.opts.maxOutcomes) this.outcomeLimit(); }
+  }
+
+  /**
+   * Add weight `w` to outcome `o` of the task's result (keys computed only once there are two outcomes).
+   * A sub-task whose code node has never merged two outcomes keeps them unkeyed (as `addNext`; the parent
+   * rule runs on each, the root's result is always merged). Only without a `maxOutcomes` limit: the parent's
+   * frontier of partial runs (RecordCons/ArrayCons) is limited by count, so it needs merged premise results.
+   */
   private addOut(t: Task<L>, o: Out<L>, w: Q.Rational): void {
+    if (t.result === undefined && t.resultOnly === undefined && t.resultList === undefined) { t.resultOnly = { out: o, weight: w }; return; }
+    if (t.stat !== undefined && !t.stat.outMerge) { (t.resultList ??= []).push({ out: o, weight: w }); return; }
     if (t.result === undefined) {
-      if (t.resultOnly === undefined) { t.resultOnly = { out: o, weight: w }; return; }
-      t.result = new Map([[this.outKey(t.resultOnly.out), t.resultOnly]]);
-      t.resultOnly = undefined;
+      t.result = new Map();
+      if (t.resultOnly !== undefined) { t.result.set(this.outKey(t.resultOnly.out), t.resultOnly); t.resultOnly = undefined; }
     }
     const k = this.outKey(o);
     const prev = t.result.get(k);
+    if (t.stat !== undefined && this.opts.maxOutcomes === Infinity) noteOutMerge(t.stat, prev !== undefined, this.probation);
     if (prev) prev.weight = Q.add(prev.weight, w);
     else { t.result.set(k, { out: o, weight: w }); if (t.result.size > this.opts.maxOutcomes) this.outcomeLimit(); }
+  }
+
+  /** Per code node: does memoising / trying `direct` on its sub-derivations pay in this evaluation? */
+  private statOf(code: Code<L>): NodeStat {
+    let st = this.nodeStats.get(code.id);
+    if (st === undefined) {
+      st = { memo: true, lookups: 0, hits: 0, direct: true, tries: 0, runs: 0, merge: true, inserts: 0, merges: 0, outMerge: true, outInserts: 0, outMerges: 0 };
+      this.nodeStats.set(code.id, st);
+    }
+    return st;
   }
 
   private outcomeLimit(): never {
@@ -864,6 +928,49 @@ export class Machine<L> {
       return;
   }
 
+}
+
+/**
+ * What a code node's sub-derivations gained so far in one evaluation. A node whose memo lookups never hit
+ * (a configuration that is never revisited: its key holds a value every path makes anew, like a growing
+ * string) stops being keyed and stored; a node whose `direct` attempts always give up (it branches) stops
+ * being tried. Both are only costs, never answers: the result is the same either way, which the
+ * equivalence property checks with the heuristics on.
+ */
+interface NodeStat {
+  memo: boolean; lookups: number; hits: number;
+  direct: boolean; tries: number; runs: number;
+  /** Next-round entries of this code (as a tail premise): keyed inserts, and how many merged. */
+  merge: boolean; inserts: number; merges: number;
+  /** Outcomes of sub-tasks of this code: keyed inserts, and how many merged. */
+  outMerge: boolean; outInserts: number; outMerges: number;
+}
+
+/** Lookups, and direct attempts, a node gets before a record without a single success turns it off. */
+const NODE_PROBATION = 64;
+
+function noteMemo(st: NodeStat, hit: boolean, probation: number): void {
+  st.lookups++;
+  if (hit) st.hits++;
+  else if (st.hits === 0 && st.lookups >= probation) st.memo = false;
+}
+
+function noteMerge(st: NodeStat, merged: boolean, probation: number): void {
+  st.inserts++;
+  if (merged) st.merges++;
+  else if (st.merges === 0 && st.inserts >= probation) st.merge = false;
+}
+
+function noteOutMerge(st: NodeStat, merged: boolean, probation: number): void {
+  st.outInserts++;
+  if (merged) st.outMerges++;
+  else if (st.outMerges === 0 && st.outInserts >= probation) st.outMerge = false;
+}
+
+function noteDirect(st: NodeStat, ran: boolean, probation: number): void {
+  st.tries++;
+  if (ran) st.runs++;
+  else if (st.runs === 0 && st.tries >= probation) st.direct = false;
 }
 
 /** A closure body's environment: the argument in slot 0, then the captured values. */
