@@ -58,6 +58,19 @@ interface Task<L> {
   nextOnly: Entry<L> | undefined;
   /** Next-round entries of code nodes that never merge (`NodeStat.merge` off): kept unkeyed. */
   nextList: Entry<L>[] | undefined;
+  /**
+   * Without a `maxOutcomes` limit, such entries are not deferred to the next round at all but run depth
+   * first (a stack, taken before the rest of the round): they merge with nothing, so waiting for the round
+   * gains nothing and holding a whole frontier of them (2^k runs of a non-merging loop) costs memory and GC.
+   */
+  dfs: Entry<L>[] | undefined;
+  /**
+   * Fuel of the next round (`next`/`nextOnly`/`nextList`): one less than the current round's. A tail of a
+   * depth-first entry has less fuel still; it waits in `later` by fuel, and rounds are taken in decreasing
+   * fuel, so a round still starts only after everything that can reach it has been merged into it.
+   */
+  nextFuel: number;
+  later: Map<number, Entry<L>[]> | undefined;
   /** The result distribution, merged by outcome key (a lone outcome kept unkeyed in `resultOnly`). */
   result: Map<string, WOut<L>> | undefined;
   resultOnly: WOut<L> | undefined;
@@ -156,8 +169,16 @@ export class Machine<L> {
     while (stack.length > 0) {
       const t = stack[stack.length - 1]!;
       if (t.gen === undefined) {
-        if (t.at === t.round.length) {
-          if (t.nextOnly !== undefined || t.next !== undefined || t.nextList !== undefined) {
+        const depthFirst = t.dfs !== undefined && t.dfs.length > 0;
+        if (!depthFirst && t.at === t.round.length) {
+          if (t.nextOnly !== undefined || t.next !== undefined || t.nextList !== undefined || t.later !== undefined) {
+            if (t.nextOnly === undefined && t.next === undefined && t.nextList === undefined) {
+              // Nothing at the next fuel: the highest fuel waiting in `later` is the next round.
+              let g = -Infinity;
+              for (const f of t.later!.keys()) if (f > g) g = f;
+              t.nextFuel = g;
+              this.takeLater(t, g);
+            }
             const round = t.next !== undefined ? [...t.next.values()] : t.nextOnly !== undefined ? [t.nextOnly] : [];
             if (t.nextList !== undefined) for (const e of t.nextList) round.push(e);
             t.round = round;
@@ -165,6 +186,8 @@ export class Machine<L> {
             t.next = undefined;
             t.nextOnly = undefined;
             t.nextList = undefined;
+            t.nextFuel--;
+            if (t.later !== undefined) this.takeLater(t, t.nextFuel);
             if (t.round.length > this.peakRound) this.peakRound = t.round.length;
             continue;
           }
@@ -177,7 +200,7 @@ export class Machine<L> {
           else finished = res;
           continue;
         }
-        const { cfg, w } = t.round[t.at++]!;
+        const { cfg, w } = depthFirst ? t.dfs!.pop()! : t.round[t.at++]!;
         if (cfg.fuel <= 0) { this.addOut(t, FUEL, w); continue; }
         if (cfg.code.quick) { this.addOut(t, this.quick(cfg.pc, cfg.code, cfg.env, cfg.fuel, cfg.conv), w); continue; }
         this.tick();
@@ -337,7 +360,8 @@ export class Machine<L> {
 
   private newTask(cfg: Cfg<L>, key: string | undefined, stat: NodeStat | undefined): Task<L> {
     return {
-      key, round: [{ cfg, w: Q.ONE }], at: 0, next: undefined, nextOnly: undefined, nextList: undefined,
+      key, round: [{ cfg, w: Q.ONE }], at: 0, next: undefined, nextOnly: undefined, nextList: undefined, dfs: undefined,
+      nextFuel: cfg.fuel - 1, later: undefined,
       result: undefined, resultOnly: undefined, resultList: undefined, stat, gen: undefined, genW: Q.ONE, input: undefined,
     };
   }
@@ -350,8 +374,17 @@ export class Machine<L> {
    * entries could exceed it, they are keyed after all and the limit is checked on the merged count.
    */
   private addNext(t: Task<L>, entry: Entry<L>): void {
-    if (t.next === undefined && t.nextOnly === undefined && t.nextList === undefined) { t.nextOnly = entry; return; }
     const st = this.statOf(entry.cfg.code);
+    if (!st.merge && this.opts.maxOutcomes === Infinity) { (t.dfs ??= []).push(entry); return; }
+    if (entry.cfg.fuel !== t.nextFuel) {
+      // Only a depth-first entry's tail (so only without a limit): it waits for its round.
+      const f = entry.cfg.fuel;
+      const l = (t.later ??= new Map());
+      const es = l.get(f);
+      if (es) es.push(entry); else l.set(f, [entry]);
+      return;
+    }
+    if (t.next === undefined && t.nextOnly === undefined && t.nextList === undefined) { t.nextOnly = entry; return; }
     if (!st.merge) {
       (t.nextList ??= []).push(entry);
       if (t.nextList.length + (t.next?.size ?? 0) + (t.nextOnly ? 1 : 0) > this.opts.maxOutcomes) {
@@ -362,6 +395,20 @@ export class Machine<L> {
       return;
     }
     this.addNextKeyed(t, entry, st);
+  }
+
+  /** Move the entries waiting in `later` at fuel `f` (= `t.nextFuel`) into the next round, merged. */
+  private takeLater(t: Task<L>, f: number): void {
+    const es = t.later!.get(f);
+    if (es === undefined) return;
+    t.later!.delete(f);
+    if (t.later!.size === 0) t.later = undefined;
+    for (const e of es) {
+      const st = this.statOf(e.cfg.code);
+      if (!st.merge) (t.dfs ??= []).push(e); // (there is no limit: `later` is only used without one)
+      else if (t.next === undefined && t.nextOnly === undefined && t.nextList === undefined) t.nextOnly = e;
+      else this.addNextKeyed(t, e, st);
+    }
   }
 
   private addNextKeyed(t: Task<L>, entry: Entry<L>, st: NodeStat | undefined): void {
