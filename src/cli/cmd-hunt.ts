@@ -83,7 +83,7 @@ export function registerHunt(program: Command, result: CommandResult): void {
     .option('--mask <constructs>', 'with --target: constructs it cannot express, e.g. endorse,prim:toStr')
     .action(async (flags: HuntFlags & { target?: string; mask?: string }) => {
       if (flags.html !== undefined && (flags.target || flags.system !== 'llmbda')) throw new UserError('--html reports LLMbda hunts only (not --target or --system other than llmbda)');
-      if (flags.target) return runTargetHunt({ ...flags, target: flags.target }, result);
+      if (flags.target) return runTargetHunt({ ...flags, target: flags.target }, { caseTimeout: flags.caseTimeout, maxMemoryMb: flags.maxMemoryMb, stackMb: flags.stackMb }, result);
       const reporter: Reporter = flags.json ? 'json' : flags.reporter ?? 'text';
       const found = (f: boolean): number => (f === Boolean(flags.expectLeak) ? 0 : 1);
       if (flags.system !== 'llmbda' && reporter !== 'text' && reporter !== 'json') throw new UserError(`--system ${flags.system} supports --reporter text or json, got ${reporter}`);

@@ -16,7 +16,7 @@ import { BEATS, HEARTBEAT_BYTES, loadingMessage, noProgress, Watchdog } from '..
 import { importTimeoutMs } from '../util/user-module.ts';
 
 /** Tasks a worker can run, by name. */
-export type TaskName = 'run' | 'leak' | 'hunt' | 'replay' | 'load' | 'hunt-system';
+export type TaskName = 'run' | 'leak' | 'hunt' | 'replay' | 'load' | 'hunt-system' | 'target';
 
 /** The largest `--stack-mb` accepted (a thread's stack is reserved up front; more fails to start). */
 export const MAX_STACK_MB = 4096;
