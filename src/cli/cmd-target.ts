@@ -227,8 +227,12 @@ export async function executeTarget(a: TargetTaskArgs, emit: (e: TargetEvent) =>
 export interface TargetSupervision {
   readonly caseTimeout: number;
   readonly maxMemoryMb: number;
+  /** JavaScript stack of the worker (MB): by default Node's own (4), as in the CLI thread, so a target that recurses without end overflows as fast as before. */
   readonly stackMb?: number;
 }
+
+/** The worker's stack unless `--stack-mb` says otherwise (Node's default for a worker). */
+const TARGET_STACK_MB = 4;
 
 /** Only what the body reads crosses to the worker (commander's option objects carry more). */
 function flagsOf(f: TargetFlags & { max?: number }): TargetFlags & { max?: number } {
@@ -259,7 +263,7 @@ export async function runTargetMode(mode: TargetTaskArgs['mode'], f: TargetFlags
     children.clear();
   };
   const args: TargetTaskArgs = { mode, flags: flagsOf(f) };
-  const task = startInWorker<TargetOutput>('target', args, { stackMb: sup.stackMb ?? 256, caseTimeoutMs: sup.caseTimeout, maxMemoryMb: sup.maxMemoryMb, onEvent });
+  const task = startInWorker<TargetOutput>('target', args, { stackMb: sup.stackMb ?? TARGET_STACK_MB, caseTimeoutMs: sup.caseTimeout, maxMemoryMb: sup.maxMemoryMb, onEvent });
   const out = await withInterrupts((signal) => {
     task.stop();
     killChildren();
