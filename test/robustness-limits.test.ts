@@ -3,11 +3,13 @@
  * child process) runs in the supervised task worker like `run` and `hunt`. A target whose `run` loops is
  * stopped within `--case-timeout` and named (file and function), exit 2; one whose `run` throws is the user's
  * error with its file and line, exit 2; SIGINT stops the command at once and kills a stdio target's children.
+ * Also the memory guard beyond the JavaScript heap (a lattice that keeps native Buffers), and `--out` on a
+ * really full file system (a tiny tmpfs, when the tests run as root).
  * The CLI is spawned as a user runs it; budgets are small and at most two children run at once.
  */
 import { describe, it, expect } from 'vitest';
-import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -118,5 +120,54 @@ describe.concurrent('--target runs supervised (issue 16)', () => {
     expect(started.length).toBeGreaterThan(0);
     for (const pid of started) expect(await gone(pid), `child ${pid} outlived the CLI`).toBe(true);
     rmSync(dir, { recursive: true, force: true });
+  }, 160_000);
+});
+
+describe('memory beyond the JavaScript heap (issue 16)', () => {
+  it('a lattice join that keeps native Buffers (not counted by the heap cap) is stopped by the resident-memory guard, named, exit 2', async () => {
+    // Without the guard the fixture would grow to 1.5 GB and then loop: the run would end as a timeout, not this.
+    const r = await llmbda(['run', `${FIX}/many-joins.lam`, '--lattice', `${FIX}/hog-join.ts`, '--fuel', '100000', '--max-memory-mb', '64', '--case-timeout', '60s']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^llmbda: the run exceeded the memory limit in test\/fixtures\/robust\/hog-join\.ts:join \(64 MB; --max-memory-mb\): the process's resident memory reached \d+ MB, outside the JavaScript heap/);
+    const mb = Number(/reached (\d+) MB/.exec(r.stderr)?.[1]);
+    // Stopped near its limit (the process's start + 64 + 384 MB of slack), far below the fixture's 1.5 GB.
+    expect(mb).toBeGreaterThan(64 + 384);
+    expect(mb).toBeLessThan(1200);
+  }, 160_000);
+});
+
+/** Mount a tmpfs of `size` at a fresh folder (root only); undefined when that is not possible here. */
+function tinyFs(size: string): string | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const dir = mkdtempSync(join(tmpdir(), 'llmbda-full-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'ignore' });
+    return dir;
+  } catch {
+    rmSync(dir, { recursive: true, force: true });
+    return undefined;
+  }
+}
+
+describe('a really full disk (issue 16)', () => {
+  // Needs root and mount (a container may refuse it): skipped otherwise; the failure path is still covered by
+  // writeFileAtomic's unit test in robustness.test.ts.
+  it.skipIf(process.getuid?.() !== 0)('hunt --out on a full tmpfs: the report is printed, exit 2 naming the path and "no space", no file left behind', async (ctx) => {
+    const dir = tinyFs('64k');
+    if (dir === undefined) { ctx.skip(); return; }
+    try {
+      // Fill it: a write larger than the file system fails with ENOSPC once every page is used.
+      try { writeFileSync(join(dir, 'filler'), Buffer.alloc(1 << 20, 1)); } catch (e) { expect((e as NodeJS.ErrnoException).code).toBe('ENOSPC'); }
+      const r = await llmbda(['hunt', '--variant', 'recv-at-pc', '--lattice', 'powerset-us', '--seed', '2', '--runs', '200', '--out', dir]);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toContain('LEAK FOUND: tipni fails under variant recv-at-pc');
+      expect(r.stderr).toMatch(new RegExp(`llmbda: cannot write ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/\\S+: no space left`));
+      noStackTrace(r.stderr);
+      // Neither a torn entry nor a temporary or lock file: only the filler.
+      expect(readdirSync(dir)).toEqual(['filler']);
+    } finally {
+      execFileSync('umount', [dir]);
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 160_000);
 });
