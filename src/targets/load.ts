@@ -12,6 +12,7 @@ import { ALL_KINDS } from '../syntax/helpers.ts';
 import { UserError } from '../util/absurd.ts';
 import { importUserModule } from '../util/user-module.ts';
 import { guardUserAsyncFn } from '../util/user-code.ts';
+import { guardLattice } from '../lattice/registry.ts';
 import { stdioTarget } from './stdio.ts';
 import type { AnyTarget, FeatureMask } from './target.ts';
 
@@ -50,7 +51,9 @@ export async function loadTarget(spec: string, lattice: AnyLattice, opts: { mask
     throw new UserError(`target module ${abs}: the export must be a target { name, lattice, run(request, oracle) } (see docs/targets.md)`);
   }
   const user = t as AnyTarget;
-  const target: AnyTarget = { name: user.name, ...(user.features ? { features: user.features } : {}), lattice: user.lattice, run: guardUserAsyncFn(user.run.bind(user), spec, 'run'), ...(user.close ? { close: guardUserAsyncFn(user.close.bind(user), spec, 'close') } : {}) };
+  // A lattice of the target's own (not the one it was given) is user code too: guarded like a --lattice file.
+  const lat = user.lattice === lattice ? lattice : guardLattice(spec, user.lattice as AnyLattice);
+  const target: AnyTarget = { name: user.name, ...(user.features ? { features: user.features } : {}), lattice: lat, run: guardUserAsyncFn(user.run.bind(user), spec, 'run'), ...(user.close ? { close: guardUserAsyncFn(user.close.bind(user), spec, 'close') } : {}) };
   if (!opts.mask) return target;
   const features = { kinds: [...(target.features?.kinds ?? []), ...(opts.mask.kinds ?? [])], prims: [...(target.features?.prims ?? []), ...(opts.mask.prims ?? [])] };
   return { name: target.name, lattice: target.lattice, features, run: (r, o) => target.run(r, o), close: () => target.close?.() };
