@@ -12,6 +12,9 @@ import { execFile, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { powersetUS } from '../src/lattice/instances.ts';
+import { runTargetSuite, targetTipni } from '../src/targets/suites.ts';
+import { makeEnvTarget } from '../examples/targets/env-target.ts';
 
 interface Ran { readonly code: number | null; readonly stdout: string; readonly stderr: string; readonly ms: number }
 
@@ -120,6 +123,21 @@ describe.concurrent('--target runs supervised (issue 16)', () => {
     expect(started.length).toBeGreaterThan(0);
     for (const pid of started) expect(await gone(pid), `child ${pid} outlived the CLI`).toBe(true);
     rmSync(dir, { recursive: true, force: true });
+  }, 160_000);
+});
+
+describe('a target hunt keeps its finding (issue 16)', () => {
+  it('runTargetSuite reports the first failing case before shrinking (what hunt --target prints on SIGINT)', async () => {
+    const seen: { n: number; reason: string }[] = [];
+    const v = await runTargetSuite(targetTipni, { target: makeEnvTarget(powersetUS, { binopTopLabels: true }), profile: 'tuned' }, {
+      runs: 3000, seed: 1, onFailure: (_c, reason, n) => { seen.push({ n, reason }); },
+    });
+    expect(v.status).toBe('fails');
+    // Once, at the first failure (shrink candidates that fail later do not call it again).
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.reason).toMatch(/incompatible/);
+    expect(seen[0]!.n).toBe(v.counterexample!.testsToFailure);
+    expect(v.counterexample!.shrinks).toBeGreaterThan(0);
   }, 160_000);
 });
 

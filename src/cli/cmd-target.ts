@@ -146,12 +146,13 @@ async function huntTarget(f: TargetFlags, emit: (e: TargetEvent) => void): Promi
     const perSuiteMs = Math.max(1000, Math.floor((f.time ?? 30_000) / suites.length));
     let tried = 0;
     for (const s of suites) {
-      const v = await runTargetSuite(s, env, { runs: f.runs ?? 1_000_000, seed, timeoutMs: perSuiteMs });
+      const onFailure = (c: unknown, reason: string, n: number): void =>
+        emit({ kind: 'found', report: `${s.name} on ${lat.name} fails after ${n} tests (seed ${seed}; not shrunk yet):\n${s.show(c, env)}\nwhy: ${reason}` });
+      const v = await runTargetSuite(s, env, { runs: f.runs ?? 1_000_000, seed, timeoutMs: perSuiteMs, onFailure });
       tried += v.runs;
       if (v.status === 'error' && v.userCode) throw new UserError(`${v.error ?? 'user code failed'} (suite ${s.name} on ${lat.name}, seed ${seed})`);
       if (!v.counterexample) continue;
       const out = describe(v, f.target, lat, f.runs ?? 1_000_000);
-      emit({ kind: 'found', report: out.join('\n') });
       let saveError: string | undefined;
       if (f.save !== false) {
         const entry = caseToEntry(lat, { kind: s.kind, value: v.counterexample.value } as never, {
@@ -268,7 +269,7 @@ export async function runTargetMode(mode: TargetTaskArgs['mode'], f: TargetFlags
     task.stop();
     killChildren();
     const head = `INTERRUPTED (${signal}) during ${mode} --target ${f.target}`;
-    process.stdout.write(found !== undefined ? `${head}; found (not yet shrunk, nothing saved):\n${found}\n`
+    process.stdout.write(found !== undefined ? `${head}; a counterexample was found (nothing saved):\n${found}\n`
       : lines.length > 0 ? `${head}; verdicts finished so far:\n${lines.join('\n')}\n` : `${head}: nothing finished yet.\n`);
   }, () => task.result.finally(killChildren));
   process.stdout.write(out.stdout);

@@ -235,6 +235,8 @@ export interface TargetRunOptions<Case> {
   readonly examples?: readonly Case[];
   readonly noShrink?: boolean;
   readonly timeoutMs?: number;
+  /** Called at the first failing case, before shrinking (what an interrupted hunt can still print). */
+  readonly onFailure?: (c: Case, reason: string, testsToFailure: number) => void;
 }
 
 /** Run a target suite; replayable from `seed` and `path` like `runSuite`. */
@@ -270,7 +272,7 @@ export async function runTargetSuite<Case, L>(suite: TargetSuite<Case>, env: Tar
     }
     if (!outcome.ok) {
       reasons.set(c, outcome.reason);
-      if (firstFailureAt === 0) firstFailureAt = seen;
+      if (firstFailureAt === 0) { firstFailureAt = seen; opts.onFailure?.(c, outcome.reason, seen); }
       return false;
     }
     return true;
