@@ -28,7 +28,8 @@ export interface EnumerationLimits {
   /**
    * Wall-clock limit per run of an asynchronous in-process target (default: none). A run over it is
    * `timeout` mass and its `signal` is aborted; JavaScript cannot stop a synchronous loop, so a target that
-   * may hang without yielding belongs out of process (stdio targets have their own limit).
+   * may hang without yielding belongs out of process (stdio targets have their own limit); from the CLI, an
+   * in-process target runs in a supervised worker whose watchdog stops the whole command (docs/robustness.md).
    */
   readonly timeoutMs?: number;
 }
