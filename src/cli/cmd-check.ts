@@ -73,7 +73,7 @@ export function registerCheck(program: Command, result: CommandResult): void {
     .addHelpText('after', EXIT_CODES_HELP)
     .action(async (opts: CheckOpts & { target?: string; mask?: string; replay?: string }) => {
       if (opts.target && opts.html !== undefined) throw new UserError('--html reports LLMbda checks only (not --target)');
-      if (opts.target) return runTargetCheck({ ...opts, target: opts.target }, result);
+      if (opts.target) return runTargetCheck({ ...opts, target: opts.target }, { caseTimeout: opts.caseTimeout, maxMemoryMb: opts.maxMemoryMb }, result);
       const started = performance.now();
       const reporter: Reporter = opts.json ? 'json' : opts.reporter ?? 'text';
       const seed = opts.seed ?? defaultSeed();
