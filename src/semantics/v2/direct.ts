@@ -26,6 +26,8 @@ import type { Cfg, Machine, Rule, WOut } from './machine.ts';
 import type { V2 } from './values.ts';
 
 const FUEL: Failure = { kind: 'fuel' };
+/** A frame's environment once it is no longer needed. */
+const NO_ENV: readonly V2<never>[] = [];
 
 /** Frame kinds: a rule's generator, App waiting for its function / its argument, Prim, RecordCons/ArrayCons. */
 const GEN = 0, APP_FN = 1, APP_ARG = 2, PRIM = 3, CONS = 4;
@@ -64,6 +66,8 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
   const ffuel: number[] = [];
   const fw: Q.Rational[] = [];
   const fx: unknown[] = [];
+  /** CONS: how many elements are done. */
+  const fi: number[] = [];
   let sp = 0;
 
   // The configuration to enter (pc, conv, code, env, fuel) and the weight `cw` its result carries.
@@ -87,7 +91,7 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
       if (k === 'app') {
         const fc = code.fn;
         if (!fc.quick) {
-          if (sp === fk.length) { fk.push(APP_FN); fpc.push(pc); fcode.push(code); fenv.push(env); ffuel.push(fuel); fw.push(cw); fx.push(undefined); }
+          if (sp === fk.length) { fk.push(APP_FN); fpc.push(pc); fcode.push(code); fenv.push(env); ffuel.push(fuel); fw.push(cw); fx.push(undefined); fi.push(0); }
           else { fk[sp] = APP_FN; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = env; ffuel[sp] = fuel; fw[sp] = cw; fx[sp] = undefined; }
           sp++;
           code = fc; fuel--; cw = Q.ONE;
@@ -98,8 +102,9 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
         if (isFailure(fn)) { has = true; val = fn; w = cw; break; }
         const ac = code.arg;
         if (!ac.quick) {
-          if (sp === fk.length) { fk.push(APP_ARG); fpc.push(pc); fcode.push(code); fenv.push(env); ffuel.push(fuel); fw.push(cw); fx.push(fn); }
-          else { fk[sp] = APP_ARG; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = env; ffuel[sp] = fuel; fw[sp] = cw; fx[sp] = fn; }
+          // (Its environment is not needed after this premise: not kept, so a deep stack holds less.)
+          if (sp === fk.length) { fk.push(APP_ARG); fpc.push(pc); fcode.push(code); fenv.push(NO_ENV); ffuel.push(fuel); fw.push(cw); fx.push(fn); fi.push(0); }
+          else { fk[sp] = APP_ARG; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = NO_ENV; ffuel[sp] = fuel; fw[sp] = cw; fx[sp] = fn; }
           sp++;
           code = ac; fuel--; cw = Q.ONE;
           continue;
@@ -114,18 +119,20 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
       }
       if (k === 'prim' || k === 'record' || k === 'array') {
         // (A non-quick record or array has at least one element: an empty one is quick.)
+        // Prim's environment is not needed after its premise; a record or array with one element neither.
         const kind = k === 'prim' ? PRIM : CONS;
-        const x = k === 'prim' ? undefined : [];
-        if (sp === fk.length) { fk.push(kind); fpc.push(pc); fcode.push(code); fenv.push(env); ffuel.push(fuel); fw.push(cw); fx.push(x); }
-        else { fk[sp] = kind; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = env; ffuel[sp] = fuel; fw[sp] = cw; fx[sp] = x; }
+        const x = k === 'prim' ? undefined : new Array<V2<L>>(code.elems.length);
+        const e = k === 'prim' || code.elems.length === 1 ? NO_ENV : env;
+        if (sp === fk.length) { fk.push(kind); fpc.push(pc); fcode.push(code); fenv.push(e); ffuel.push(fuel); fw.push(cw); fx.push(x); fi.push(0); }
+        else { fk[sp] = kind; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = e; ffuel[sp] = fuel; fw[sp] = cw; fx[sp] = x; fi[sp] = 0; }
         sp++;
         code = k === 'prim' ? code.arg : code.elems[0]!; fuel--; cw = Q.ONE;
         continue;
       }
       // Any other rule: its generator, started below.
       const gen = m.rule({ pc, conv, code, env, fuel });
-      if (sp === fk.length) { fk.push(GEN); fpc.push(pc); fcode.push(code); fenv.push(env); ffuel.push(fuel); fw.push(cw); fx.push(gen); }
-      else { fk[sp] = GEN; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = env; ffuel[sp] = fuel; fw[sp] = cw; fx[sp] = gen; }
+      if (sp === fk.length) { fk.push(GEN); fpc.push(pc); fcode.push(code); fenv.push(NO_ENV); ffuel.push(fuel); fw.push(cw); fx.push(gen); fi.push(0); }
+      else { fk[sp] = GEN; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = NO_ENV; ffuel[sp] = fuel; fw[sp] = cw; fx[sp] = gen; }
       sp++;
       has = false;
       break;
@@ -164,6 +171,7 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
         fk[top] = APP_ARG; fx[top] = val; fw[top] = w;
         const c = fcode[top] as Code<L> & { k: 'app' };
         pc = fpc[top]!; conv = oc; code = c.arg; env = fenv[top]!; fuel = ffuel[top]! - 1; cw = Q.ONE;
+        fenv[top] = NO_ENV;
         break;
       }
       if (k === APP_ARG) {
@@ -183,10 +191,14 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
       // CONS
       const c = fcode[top] as Code<L> & { k: 'record' | 'array' };
       const vs = fx[top] as V2<L>[];
-      vs.push(val);
+      const i = fi[top]!;
+      vs[i] = val;
       fw[top] = w;
-      if (vs.length < c.elems.length) {
-        pc = fpc[top]!; conv = oc; code = c.elems[vs.length]!; env = fenv[top]!; fuel = ffuel[top]! - 1; cw = Q.ONE;
+      if (i + 1 < c.elems.length) {
+        pc = fpc[top]!; conv = oc; code = c.elems[i + 1]!; env = fenv[top]!; fuel = ffuel[top]! - 1; cw = Q.ONE;
+        fi[top] = i + 1;
+        // The last element starts: the frame no longer needs the environment.
+        if (i + 2 === c.elems.length) fenv[top] = NO_ENV;
         break;
       }
       sp--;

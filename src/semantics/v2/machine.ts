@@ -116,10 +116,13 @@ export class Machine<L> {
   private readonly binops: ReadonlyMap<string, FastBinop>;
   private readonly fromBoolStandard: boolean;
   private churchTrue: Body2<L> | undefined;
+  private readonly bottom: L;
+  private unitBottom: V2<L> | undefined;
   private churchFalse: Body2<L> | undefined;
 
   constructor(readonly ev: Ev<L>, readonly opts: MachineOptions) {
     this.lat = ev.lat;
+    this.bottom = ev.lat.bottom;
     this.binops = fastBinops(ev.model.prims);
     this.fromBoolStandard = standardFromBool(ev.model.prims);
   }
@@ -337,7 +340,11 @@ export class Machine<L> {
   // Values and the spec's helpers (on the readback, so they are the spec's own).
 
   private val(label: L, body: Body2<L>): V2<L> { return mkValue(label, body); }
-  private unit(label: L): V2<L> { return mkValue(label, EMPTY_RECORD); }
+  /** `label:{}`; the ⊥ one is shared (values are immutable; its id and depth are the same for every copy). */
+  private unit(label: L): V2<L> {
+    if (label !== this.bottom) return mkValue(label, EMPTY_RECORD);
+    return (this.unitBottom ??= mkValue(label, EMPTY_RECORD));
+  }
   /** @internal (direct.ts) */
   ok(conv: Conv<L>, value: V2<L>): Out<L> { return { kind: 'ok', conv, value }; }
   private stuck(rule: string, reason: string): Out<L> { return { kind: 'stuck', rule, reason }; }
@@ -349,8 +356,10 @@ export class Machine<L> {
    * raised along the path (closures and scalars keep their bodies).
    */
   readVar(pc: L, v: V2<L>): V2<L> {
-    const m = this.lat.join(pc, v.label);
     const b = v.body;
+    // At pc ⊥ a value without nested labels reads as itself (⊥ ⊔ l = l): the common case, no join.
+    if (pc === this.bottom && b.kind !== 'record' && b.kind !== 'array') return v;
+    const m = this.lat.join(pc, v.label);
     if (this.opts.brokenVarRead === true) return this.lat.equals(m, v.label) ? v : this.val(m, b);
     let body: Body2<L> = b;
     if (b.kind === 'record' && b.fields.length > 0) {
@@ -405,7 +414,19 @@ export class Machine<L> {
       case 'scalar': return this.val(pc, code.e);
       case 'label': return this.quickValue(this.lat.join(pc, code.label), code.body, env, f);
       case 'prim': {
-        const o = this.quickValue(pc, code.arg, env, f);
+        const a = code.arg;
+        if (a.k === 'array' && a.elems.length === 2) {
+          // A binop over a literal pair: ArrayCons's premises (same fuel and steps), then the values
+          // themselves to the binop when it is a standard one (`primPair`), without building the array.
+          if (f <= 0) return FUEL;
+          this.tick();
+          const x = this.quickValue(pc, a.elems[0]!, env, f - 1);
+          if (isFailure(x)) return x;
+          const y = this.quickValue(pc, a.elems[1]!, env, f - 1);
+          if (isFailure(y)) return y;
+          return this.primPair(pc, a, x, y, code.name);
+        }
+        const o = this.quickValue(pc, a, env, f);
         return isFailure(o) ? o : this.primValue(pc, o, code.name);
       }
       case 'record': case 'array': {
@@ -494,6 +515,17 @@ export class Machine<L> {
   private primAfter(pc: L, c1: Conv<L>, v: V2<L>, name: string): Out<L> {
     const r = this.primValue(pc, v, name);
     return isFailure(r) ? r : this.ok(c1, r);
+  }
+
+  /**
+   * Prim over the array `[x, y]` built at pc by `code` (ArrayCons's conclusion `pc:[x, y]`): a standard
+   * binop on two scalars directly, label `pc ⊔ deepLabel(pc:[x, y])`; anything else by `primValue` on that array.
+   */
+  private primPair(pc: L, code: Code<L> & { k: 'array' }, x: V2<L>, y: V2<L>, name: string): V2<L> | Failure {
+    const f = this.binops.get(name);
+    const r = f === undefined ? undefined : f(x.body, y.body);
+    if (r !== undefined) return this.val(this.lat.join(pc, this.lat.join(x.label, y.label)), r);
+    return this.primValue(pc, this.aggregate(pc, code, [x, y]), name);
   }
 
   /** @internal (direct.ts) */
