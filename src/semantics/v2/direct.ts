@@ -23,7 +23,7 @@ import type { Failure } from '../config.ts';
 import type { Conv } from '../odist.ts';
 import type { Code } from './code.ts';
 import type { Cfg, Machine, Rule, WOut } from './machine.ts';
-import { depthOf, type V2 } from './values.ts';
+import type { V2 } from './values.ts';
 
 const FUEL: Failure = { kind: 'fuel' };
 /** A frame's environment once it is no longer needed. */
@@ -44,14 +44,6 @@ function bodyEnv<L>(arg: V2<L>, caps: readonly V2<L>[]): V2<L>[] {
   e[0] = arg;
   for (let i = 0; i < n; i++) e[i + 1] = caps[i]!;
   return e;
-}
-
-/** `Machine.quickValue` of a variable (the commonest quick premise), small enough to be inlined here. */
-function readSlot<L>(m: Machine<L>, pc: L, slot: number, env: readonly V2<L>[], fuel: number): V2<L> | Failure {
-  if (fuel <= 0) return FUEL;
-  const v = env[slot]!;
-  m.tick();
-  return fuel >= depthOf(v) ? m.readVar(pc, v) : FUEL;
 }
 
 /** `a · b` without allocating when either factor is the shared `Q.ONE` (the deterministic case). */
@@ -93,7 +85,7 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
     // ENTER: run the configuration until a result is in the register or a frame waits for a premise.
     for (;;) {
       if (fuel <= 0) { has = true; val = FUEL; w = cw; break; }
-      if (code.quick) { has = true; val = m.quickValue(pc, code, env, fuel); oc = conv; w = cw; break; }
+      if (code.quick) { has = true; val = code.k === 'var' ? m.quickVar(pc, code.slot, env, fuel) : m.quickValue(pc, code, env, fuel); oc = conv; w = cw; break; }
       m.tick();
       const k = code.k;
       if (k === 'app') {
@@ -106,7 +98,7 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
           continue;
         }
         // A quick function premise (a variable, a lambda): no frame for it; a quick argument too: no frame at all.
-        const fn = fc.k === 'var' ? readSlot(m, pc, fc.slot, env, fuel - 1) : m.quickValue(pc, fc, env, fuel - 1);
+        const fn = fc.k === 'var' ? m.quickVar(pc, fc.slot, env, fuel - 1) : m.quickValue(pc, fc, env, fuel - 1);
         if (isFailure(fn)) { has = true; val = fn; w = cw; break; }
         const ac = code.arg;
         if (!ac.quick) {
@@ -117,7 +109,7 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
           code = ac; fuel--; cw = Q.ONE;
           continue;
         }
-        const arg = ac.k === 'var' ? readSlot(m, pc, ac.slot, env, fuel - 1) : m.quickValue(pc, ac, env, fuel - 1);
+        const arg = ac.k === 'var' ? m.quickVar(pc, ac.slot, env, fuel - 1) : m.quickValue(pc, ac, env, fuel - 1);
         if (isFailure(arg)) { has = true; val = arg; w = cw; break; }
         const b = fn.body;
         if (b.kind !== 'clo') { has = true; val = m.appNonFunction(fn); w = cw; break; }

@@ -397,15 +397,22 @@ export class Machine<L> {
   }
 
   /** `quick` without the conversation (quick code keeps it): the value, or the failure. */
+  /**
+   * `quickValue` of a variable (the commonest quick code; small, so callers in hot loops get it inlined).
+   * The read is the whole derivation of the substituted value (no separate step for the variable).
+   * @internal (direct.ts)
+   */
+  quickVar(pc: L, slot: number, env: readonly V2<L>[], fuel: number): V2<L> | Failure {
+    if (fuel <= 0) return FUEL;
+    const v = env[slot]!;
+    this.tick();
+    return fuel >= depthOf(v) ? this.readVar(pc, v) : FUEL;
+  }
+
   /** @internal (direct.ts) */
   quickValue(pc: L, code: Code<L>, env: readonly V2<L>[], fuel: number): V2<L> | Failure {
     if (fuel <= 0) return FUEL;
-    if (code.k === 'var') {
-      // The read is the whole derivation of the substituted value (no separate step for the variable).
-      const v = env[code.slot]!;
-      this.tick();
-      return fuel >= depthOf(v) ? this.readVar(pc, v) : FUEL;
-    }
+    if (code.k === 'var') return this.quickVar(pc, code.slot, env, fuel);
     this.tick();
     const f = fuel - 1;
     switch (code.k) {
@@ -420,9 +427,10 @@ export class Machine<L> {
           // themselves to the binop when it is a standard one (`primPair`), without building the array.
           if (f <= 0) return FUEL;
           this.tick();
-          const x = this.quickValue(pc, a.elems[0]!, env, f - 1);
+          const a0 = a.elems[0]!, a1 = a.elems[1]!;
+          const x = a0.k === 'var' ? this.quickVar(pc, a0.slot, env, f - 1) : this.quickValue(pc, a0, env, f - 1);
           if (isFailure(x)) return x;
-          const y = this.quickValue(pc, a.elems[1]!, env, f - 1);
+          const y = a1.k === 'var' ? this.quickVar(pc, a1.slot, env, f - 1) : this.quickValue(pc, a1, env, f - 1);
           if (isFailure(y)) return y;
           return this.primPair(pc, a, x, y, code.name);
         }
