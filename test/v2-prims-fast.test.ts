@@ -65,6 +65,10 @@ describe('v2 primitives on values = the substitution semantics', () => {
     // fromBool on every kind of value (anything but false is true), labelled conditions
     'if 0 then 1 else 2', 'if null then 1 else 2', 'if false then 1 else 2', 'if ["S"]:false then 1 else 2',
     'if ["U"]:true then 1 else 2', 'if (\\x. ["S"]:x) then 1 else 2', 'if {a: ["S"]:1} then 1 else 2',
+    // binops over a pair that is not quick (one frame for Prim and ArrayCons on the fast path): failures,
+    // out of fuel at each premise, a branching element (the fast path gives up)
+    '(\\x. x) 1 + 2', '1 + (\\x. ["S"]:x) 2', '(1 2) + 3', '1 + (2 3)', '(\\x. x) "a" == (\\x. x) 1',
+    '(fork @"q").[1] + ["S"]:1', '["U"]:((fork @"q").[1] < (\\x. x) 1)',
     // a variable holding a record read at a non-⊥ pc raises the nested labels (not the pc-⊥ shortcut)
     'let r = {a: ["S"]:1} in ["U"]:(r.a + 1)',
   ])('%s', (src) => {

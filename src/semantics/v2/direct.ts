@@ -29,8 +29,8 @@ const FUEL: Failure = { kind: 'fuel' };
 /** A frame's environment once it is no longer needed. */
 const NO_ENV: readonly V2<never>[] = [];
 
-/** Frame kinds: a rule's generator, App waiting for its function / its argument, Prim, RecordCons/ArrayCons. */
-const GEN = 0, APP_FN = 1, APP_ARG = 2, PRIM = 3, CONS = 4;
+/** Frame kinds: a rule's generator, App waiting for its function / its argument, Prim, RecordCons/ArrayCons, Prim over a literal pair. */
+const GEN = 0, APP_FN = 1, APP_ARG = 2, PRIM = 3, CONS = 4, PRIM_PAIR = 5;
 
 /** A failure (out of fuel, stuck) as opposed to a runtime value: values have no `kind`. */
 function isFailure<L>(x: V2<L> | Failure): x is Failure {
@@ -117,6 +117,18 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
         pc = fn.label; code = b.code.body; env = bodyEnv(arg, b.env); fuel--;
         continue;
       }
+      if (k === 'prim' && code.arg.k === 'array' && code.arg.elems.length === 2) {
+        // Prim over a literal pair that is not quick (`n + f (n - 1)`): one frame for both rules, the
+        // elements kept for `primPair` (no array value, one frame less per level of a deep recursion).
+        // ArrayCons's own application comes first: out of fuel is Prim's outcome, else one more step.
+        if (fuel - 1 <= 0) { has = true; val = FUEL; w = cw; break; }
+        m.tick();
+        if (sp === fk.length) { fk.push(PRIM_PAIR); fpc.push(pc); fcode.push(code); fenv.push(env); ffuel.push(fuel - 1); fw.push(cw); fx.push(new Array<V2<L>>(2)); fi.push(0); }
+        else { fk[sp] = PRIM_PAIR; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = env; ffuel[sp] = fuel - 1; fw[sp] = cw; fx[sp] = new Array<V2<L>>(2); fi[sp] = 0; }
+        sp++;
+        code = code.arg.elems[0]!; fuel -= 2; cw = Q.ONE;
+        continue;
+      }
       if (k === 'prim' || k === 'record' || k === 'array') {
         // (A non-quick record or array has at least one element: an empty one is quick.)
         // Prim's environment is not needed after its premise; a record or array with one element neither.
@@ -186,6 +198,22 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
       if (k === PRIM) {
         sp--;
         val = m.primValue(fpc[top]!, val, (fcode[top] as Code<L> & { k: 'prim' }).name);
+        continue;
+      }
+      if (k === PRIM_PAIR) {
+        const p = fcode[top] as Code<L> & { k: 'prim' };
+        const a = p.arg as Code<L> & { k: 'array' };
+        const vs = fx[top] as V2<L>[];
+        fw[top] = w;
+        if (fi[top] === 0) {
+          vs[0] = val;
+          fi[top] = 1;
+          pc = fpc[top]!; conv = oc; code = a.elems[1]!; env = fenv[top]!; fuel = ffuel[top]! - 1; cw = Q.ONE;
+          fenv[top] = NO_ENV;
+          break;
+        }
+        sp--;
+        val = m.primPair(fpc[top]!, a, vs[0]!, val, p.name);
         continue;
       }
       // CONS

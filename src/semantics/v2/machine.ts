@@ -529,7 +529,8 @@ export class Machine<L> {
    * Prim over the array `[x, y]` built at pc by `code` (ArrayCons's conclusion `pc:[x, y]`): a standard
    * binop on two scalars directly, label `pc ⊔ deepLabel(pc:[x, y])`; anything else by `primValue` on that array.
    */
-  private primPair(pc: L, code: Code<L> & { k: 'array' }, x: V2<L>, y: V2<L>, name: string): V2<L> | Failure {
+  /** @internal (direct.ts) */
+  primPair(pc: L, code: Code<L> & { k: 'array' }, x: V2<L>, y: V2<L>, name: string): V2<L> | Failure {
     const f = this.binops.get(name);
     const r = f === undefined ? undefined : f(x.body, y.body);
     if (r !== undefined) return this.val(this.lat.join(pc, this.lat.join(x.label, y.label)), r);
