@@ -57,8 +57,9 @@ function mulW(a: Q.Rational, b: Q.Rational): Q.Rational {
  */
 export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | undefined {
   // The frames, as parallel arrays; frame i is in use while i < sp. `fx` holds the generator (GEN), App's
-  // function once its first premise is done (APP_ARG) or the elements so far (CONS); `fw` the weight the
-  // frame's result carries (the product of its premises' weights so far).
+  // function once its first premise is done (APP_ARG) or the elements so far (CONS, PRIM_PAIR); `fw` the
+  // weight the frame's result carries (the product of its premises' weights so far); `fenv` NO_ENV once no
+  // premise left needs the environment. Slots above sp are stale and overwritten by the next push.
   const fk: number[] = [];
   const fpc: L[] = [];
   const fcode: Code<L>[] = [];
@@ -66,7 +67,7 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
   const ffuel: number[] = [];
   const fw: Q.Rational[] = [];
   const fx: unknown[] = [];
-  /** CONS: how many elements are done. */
+  /** CONS, PRIM_PAIR: how many elements are done. */
   const fi: number[] = [];
   let sp = 0;
 
