@@ -115,10 +115,12 @@ export class Machine<L> {
   /** The standard binops of the model's table, computed on values (prims-fast.ts), and whether its fromBool is standard. */
   private readonly binops: ReadonlyMap<string, FastBinop>;
   private readonly fromBoolStandard: boolean;
+  /** `fromBool`'s two results as runtime bodies (compiled on first use). */
   private churchTrue: Body2<L> | undefined;
+  private churchFalse: Body2<L> | undefined;
+  /** The lattice's ⊥, and the shared ⊥ unit `{}`. */
   private readonly bottom: L;
   private unitBottom: V2<L> | undefined;
-  private churchFalse: Body2<L> | undefined;
 
   constructor(readonly ev: Ev<L>, readonly opts: MachineOptions) {
     this.lat = ev.lat;
@@ -396,7 +398,6 @@ export class Machine<L> {
     return isFailure(r) ? r : this.ok(conv, r);
   }
 
-  /** `quick` without the conversation (quick code keeps it): the value, or the failure. */
   /**
    * `quickValue` of a variable (the commonest quick code; small, so callers in hot loops get it inlined).
    * The read is the whole derivation of the substituted value (no separate step for the variable).
@@ -409,7 +410,7 @@ export class Machine<L> {
     return fuel >= depthOf(v) ? this.readVar(pc, v) : FUEL;
   }
 
-  /** @internal (direct.ts) */
+  /** `quick` without the conversation (quick code keeps it): the value, or the failure. @internal (direct.ts) */
   quickValue(pc: L, code: Code<L>, env: readonly V2<L>[], fuel: number): V2<L> | Failure {
     if (fuel <= 0) return FUEL;
     if (code.k === 'var') return this.quickVar(pc, code.slot, env, fuel);
@@ -528,8 +529,8 @@ export class Machine<L> {
   /**
    * Prim over the array `[x, y]` built at pc by `code` (ArrayCons's conclusion `pc:[x, y]`): a standard
    * binop on two scalars directly, label `pc ⊔ deepLabel(pc:[x, y])`; anything else by `primValue` on that array.
+   * @internal (direct.ts)
    */
-  /** @internal (direct.ts) */
   primPair(pc: L, code: Code<L> & { k: 'array' }, x: V2<L>, y: V2<L>, name: string): V2<L> | Failure {
     const f = this.binops.get(name);
     const r = f === undefined ? undefined : f(x.body, y.body);
@@ -537,7 +538,11 @@ export class Machine<L> {
     return this.primValue(pc, this.aggregate(pc, code, [x, y]), name);
   }
 
-  /** @internal (direct.ts) */
+  /**
+   * Prim after its premise: `(pc ⊔ deepLabel(V)):wrapValues(primEval(p, stripLabels(V)))`, a standard binop
+   * on two scalars or `fromBool` on the value itself (prims-fast.ts), anything else by the model's table.
+   * @internal (direct.ts)
+   */
   primValue(pc: L, v: V2<L>, name: string): V2<L> | Failure {
     const b = v.body;
     if (b.kind === 'array' && b.elems.length === 2) {
@@ -599,8 +604,7 @@ export class Machine<L> {
     return this.raise(this.lat.join(a.label, i.label), a.body.elems[k]!);
   }
 
-  /** App's side condition: applying a non-function is stuck (one wording for the generator and the fast path). */
-  /** @internal (direct.ts) */
+  /** App's side condition: applying a non-function is stuck (one wording for the generator and the fast path). @internal (direct.ts) */
   appNonFunction(fn: V2<L>): Failure { return stuckF('App', `applying a non-function ${this.describe(fn)}`); }
 
   /** App after both premises: applying a non-function is stuck, else the body at l1 is the tail premise. */
@@ -633,8 +637,7 @@ export class Machine<L> {
     return { t: 'sub', cfg: { pc, conv, code, env, fuel } };
   }
 
-  /** The rule's generator for a configuration (one generator per paper rule, as in rules.ts). */
-  /** @internal (direct.ts) */
+  /** The rule's generator for a configuration (one generator per paper rule, as in rules.ts). @internal (direct.ts) */
   rule(cfg: Cfg<L>): Rule<L> {
     const { pc, conv, code, env } = cfg;
     const f = cfg.fuel - 1;
