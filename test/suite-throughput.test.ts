@@ -74,3 +74,40 @@ describe('Recent', () => {
     expect(r.get(c)).toBe(4);
   });
 });
+
+describe('check schedules the longest jobs first by recorded cost', () => {
+  it('orders jobs by cases × the suite\'s recorded cost per case', async () => {
+    const { jobCost } = await import('../src/api/jobs.ts');
+    const { runPool } = await import('../src/runner/pool.ts');
+    const job = (suite: string, lattice: string, runs: number) => ({ suite, lattice, runs, seed: 1 });
+    const jobs = [job('lattice-laws', 'two-point', 300), job('tipni', 'two-point', 300), job('ppmf-bridge-tipni', 'ppmf', 75), job('stripping', 'powerset-us', 300), job('theorem3', 'chain(3)', 300)];
+    const ran: string[] = [];
+    await runPool(jobs, { url: new URL(import.meta.url), run: async (j) => { ran.push(j.suite); return j.suite; } }, { workers: 1, cost: jobCost });
+    expect(ran).toEqual(['stripping', 'ppmf-bridge-tipni', 'tipni', 'theorem3', 'lattice-laws']);
+  });
+});
+
+describe('evalPair evaluates a case whose two runs start alike once', () => {
+  it.each(SHIPPED_LATTICES)('%s: sameSides only when both runs are the same configuration, with the same evaluation', async (name) => {
+    const { sameSides, evalPair } = await import('../src/llmbda/pair-eval.ts');
+    const { referenceCtx, runSide } = await import('../src/llmbda/context.ts');
+    const { programOf, conversationOf } = await import('../src/generators/pairs.ts');
+    const { print } = await import('../src/syntax/printer.ts');
+    const { equals } = await import('../src/distributions/subdist.ts');
+    const lat = latticeByName(name)!;
+    const ctx = referenceCtx(lat);
+    const cases = fc.sample(pairArb({ lat, endorse: !lat.factoring, profile: 'tuned' }), { seed: 7, numRuns: 300 });
+    let same = 0;
+    for (const c of cases) {
+      const alike = print(programOf(c, 0), lat) === print(programOf(c, 1), lat) && text(conversationOf(c, 0)) === text(conversationOf(c, 1));
+      if (!sameSides(ctx, c)) continue;
+      same++;
+      expect(alike).toBe(true);
+      let both; let separately;
+      try { both = evalPair(ctx, c); separately = runSide(ctx, c, 1); } catch { continue; } // over the step budget
+      expect(equals(both.e1.finals, separately.finals)).toBe(true);
+      expect(text(both.e1.missing)).toBe(text(separately.missing));
+    }
+    expect(same).toBeGreaterThan(10);
+  });
+});

@@ -9,7 +9,7 @@ import pc from 'picocolors';
 import { SHIPPED_LATTICES } from '../lattice/registry.ts';
 import { PPMF_SUITES, PPMF_BRIDGE_SUITES, LLMBDA_SUITES, checkSuiteNames } from '../api/registry.ts';
 import { poolSize, runPool } from '../runner/pool.ts';
-import { CHECK_JOBS, checkReplayCommand, jobCost, jobError, type Job, type JobResult } from '../api/jobs.ts';
+import { CHECK_JOBS, checkReplayCommand, jobCost, jobError, jobShare, type Job, type JobResult } from '../api/jobs.ts';
 import { availableParallelism } from 'node:os';
 import { withInterrupts } from './interrupt.ts';
 import { CORPUS_DIR, loadEntry, scanCorpus, slug } from '../llmbda/corpus.ts';
@@ -181,8 +181,8 @@ const stripColour = (s: string): string => s.replace(/\x1b\[[0-9;]*m/g, '');
  * threads, the jobs' limits add up to `workers × budget`.
  */
 export function withBudget(jobs: readonly Job[], budgetMs: number, workers: number): Job[] {
-  const cost = jobs.reduce((a, j) => a + jobCost(j), 0);
-  return jobs.map((j) => ({ ...j, timeoutMs: Math.max(50, Math.floor((budgetMs * workers * jobCost(j)) / Math.max(1, cost))) }));
+  const cost = jobs.reduce((a, j) => a + jobShare(j), 0);
+  return jobs.map((j) => ({ ...j, timeoutMs: Math.max(50, Math.floor((budgetMs * workers * jobShare(j)) / Math.max(1, cost))) }));
 }
 
 /** The command that reproduces a failed job's printed case exactly. */
