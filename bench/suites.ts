@@ -10,7 +10,11 @@
  * 2. The worker pool: `llmbda check` (the compiled package, built first) with `--workers 1` and with the
  *    default pool, same seed, alternating; wall-clock and the CPU of the whole process tree (GNU time).
  *
- * Flags: --repeats R (default 5), --runs N (cases per seed, default 1000), --seeds 1,2,3, --base COMMIT,
+ * Each process runs the seeds twice: the first pass (cold: JIT warm-up included) is the headline rate, the
+ * second (warm: the same cases again) shows the steady state. `--mid COMMIT` adds a third checkout (e.g. the
+ * commit a change started from) measured the same way.
+ *
+ * Flags: --repeats R (default 5), --runs N (cases per seed, default 1000), --seeds 1,2,3, --base COMMIT, --mid COMMIT,
  * --check-runs N (the check's --runs, default 300), --check-repeats R (default 3), --no-check, --no-build,
  * --suites tipni,… , --no-doc.
  */
@@ -28,6 +32,7 @@ const { values: flags } = parseArgs({
     runs: { type: 'string', default: '1000' },
     seeds: { type: 'string', default: '1,2,3' },
     base: { type: 'string', default: 'fa18371' },
+    mid: { type: 'string' },
     suites: { type: 'string', default: 'tipni,confinement,theorem3,stripping' },
     'check-runs': { type: 'string', default: '300' },
     'check-repeats': { type: 'string', default: '3' },
@@ -51,13 +56,27 @@ const log = (s: string): void => { process.stderr.write(`${s}\n`); };
 
 interface SeedRun { readonly seed: number; readonly cpuMs: number; readonly wallMs: number; readonly runs: number; readonly discarded: number; readonly status: string; readonly path?: string }
 
-/** One measuring process: `suite` on the lattice for every seed, with the sources of the checkout at `root`. */
-function measureSuite(root: string, suite: string): SeedRun[] {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/suites-run.ts'), root, suite, LATTICE, 'tuned', String(RUNS), ...SEEDS.map(String)], {
+/** One measuring process: `suite` on the lattice for every seed, twice, with the sources of the checkout at `root`. */
+function measureSuite(root: string, suite: string): { cold: SeedRun[]; warm: SeedRun[] } {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/suites-run.ts'), root, suite, LATTICE, 'tuned', String(RUNS), ...SEEDS.map(String), ...SEEDS.map(String)], {
     cwd: ROOT, encoding: 'utf8', env: { ...process.env, LLMBDA_SOURCE: '1' }, maxBuffer: 1 << 26,
   });
   if (r.status !== 0) throw new Error(`measuring ${suite} in ${root} failed (${r.status}): ${r.stderr}`);
-  return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as SeedRun[];
+  const all = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as SeedRun[];
+  return { cold: all.slice(0, SEEDS.length), warm: all.slice(SEEDS.length) };
+}
+
+/** Cases per CPU second of one pass. */
+const rate = (rs: readonly SeedRun[]): number => (1000 * rs.reduce((a, r) => a + r.runs, 0)) / rs.reduce((a, r) => a + r.cpuMs, 0);
+
+/** A temporary worktree of `commit` sharing this checkout's node_modules; removed by `drop`. */
+function worktree(commit: string): { dir: string; rev: string; drop: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'llmbda-suites-'));
+  rmSync(dir, { recursive: true });
+  execFileSync('git', ['worktree', 'add', '--detach', dir, commit], { cwd: ROOT, stdio: 'ignore' });
+  symlinkSync(realpathSync(join(ROOT, 'node_modules')), join(dir, 'node_modules'));
+  const rev = execFileSync('git', ['rev-parse', '--short', commit], { cwd: ROOT, encoding: 'utf8' }).trim();
+  return { dir, rev, drop: () => execFileSync('git', ['worktree', 'remove', '--force', dir], { cwd: ROOT, stdio: 'ignore' }) };
 }
 
 /** `llmbda check` through this checkout's bin (compiled dist/): wall seconds and CPU seconds of the whole process. */
@@ -76,45 +95,41 @@ const fmt = (x: number, d = 0): string => x.toLocaleString('en-US', { minimumFra
 async function main(): Promise<void> {
   const machine = machineInfo(['fast-check', 'tsx', 'typescript']);
   const loads: number[] = [loadavg()[0] ?? NaN];
-  const wt = mkdtempSync(join(tmpdir(), 'llmbda-suites-base-'));
-  rmSync(wt, { recursive: true });
-  execFileSync('git', ['worktree', 'add', '--detach', wt, flags.base], { cwd: ROOT, stdio: 'ignore' });
+  const trees = [worktree(flags.base), ...(flags.mid ? [worktree(flags.mid)] : [])];
   const md: string[] = [];
   try {
-    symlinkSync(realpathSync(join(ROOT, 'node_modules')), join(wt, 'node_modules'));
-    const baseRev = execFileSync('git', ['rev-parse', '--short', flags.base], { cwd: ROOT, encoding: 'utf8' }).trim();
+    const sides = [...trees.map((t) => ({ name: t.rev, dir: t.dir })), { name: 'now', dir: ROOT }];
+    const baseRev = trees[0]!.rev;
 
-    // 1. Suite throughput, old and new alternating.
+    // 1. Suite throughput, the checkouts alternating.
     const rows: string[][] = [];
     const verdictRows: string[][] = [];
     const ratios: Record<string, number> = {};
     for (const suite of SUITES) {
-      const old: SeedRun[][] = [], now: SeedRun[][] = [];
+      const runs = sides.map(() => [] as { cold: SeedRun[]; warm: SeedRun[] }[]);
       for (let i = 0; i < REPEATS; i++) {
-        old.push(measureSuite(wt, suite));
-        now.push(measureSuite(ROOT, suite));
+        sides.forEach((side, k) => runs[k]!.push(measureSuite(side.dir, suite)));
         loads.push(loadavg()[0] ?? NaN);
-        const rate = (rs: SeedRun[]): number => (1000 * rs.reduce((a, r) => a + r.runs, 0)) / rs.reduce((a, r) => a + r.cpuMs, 0);
-        log(`  ${suite} repeat ${i + 1}: old ${fmt(rate(old.at(-1)!))} cases/s, new ${fmt(rate(now.at(-1)!))} cases/s (load ${(loadavg()[0] ?? NaN).toFixed(1)})`);
+        log(`  ${suite} repeat ${i + 1}: ${sides.map((side, k) => `${side.name} ${fmt(rate(runs[k]!.at(-1)!.cold))} cases/s (warm ${fmt(rate(runs[k]!.at(-1)!.warm))})`).join(', ')} (load ${(loadavg()[0] ?? NaN).toFixed(1)})`);
       }
-      const rate = (rs: SeedRun[]): number => (1000 * rs.reduce((a, r) => a + r.runs, 0)) / rs.reduce((a, r) => a + r.cpuMs, 0);
-      const o = median(old.map(rate)), n = median(now.map(rate));
+      const cold = runs.map((rs) => median(rs.map((r) => rate(r.cold))));
+      const warm = runs.map((rs) => median(rs.map((r) => rate(r.warm))));
+      const o = cold[0]!, n = cold.at(-1)!;
       ratios[suite] = n / o;
-      const perCase = (rs: SeedRun[][]): string => `${fmt(median(rs.map((r) => (r.reduce((a, x) => a + x.cpuMs, 0) * 1000) / r.reduce((a, x) => a + x.runs, 0))))} µs`;
-      rows.push([suite, fmt(o), fmt(n), `${(n / o).toFixed(2)}×`, perCase(old), perCase(now), `${fmt(Math.min(...old.map(rate)))}–${fmt(Math.max(...old.map(rate)))}`, `${fmt(Math.min(...now.map(rate)))}–${fmt(Math.max(...now.map(rate)))}`]);
-      const v = (rs: SeedRun[]): string => rs.map((r) => `${r.status}${r.discarded ? ` (${r.discarded} discarded)` : ''}`).join(', ');
-      verdictRows.push([suite, v(old[0]!), v(now[0]!)]);
-      log(`${suite}: old ${fmt(o)} cases/s, new ${fmt(n)} cases/s: ${(n / o).toFixed(2)}×`);
+      rows.push([suite, ...cold.map((x) => fmt(x)), `**${(n / o).toFixed(2)}×**`, ...warm.map((x) => fmt(x)), `${(warm.at(-1)! / warm[0]!).toFixed(2)}×`]);
+      const v = (rs: readonly SeedRun[]): string => rs.map((r) => `${r.status}${r.discarded ? ` (${r.discarded} discarded)` : ''}`).join(', ');
+      verdictRows.push([suite, ...runs.map((rs) => v(rs[0]!.cold))]);
+      log(`${suite}: ${sides.map((side, k) => `${side.name} ${fmt(cold[k]!)}`).join(', ')} cases/s: ${(n / o).toFixed(2)}×`);
     }
     const met = (ratios['tipni'] ?? 0) >= 3;
-    md.push(`#### Suite throughput on ${LATTICE}: commit ${baseRev} (before evaluator v2) against this checkout`,
+    md.push(`#### Suite throughput on ${LATTICE}: ${sides.map((x) => x.name === 'now' ? 'this checkout' : `commit ${x.name}`).join(' against ')}`,
       '',
-      mdTable(['suite', `cases/s at ${baseRev}`, 'cases/s now', 'ratio', `CPU per case at ${baseRev}`, 'CPU per case now', `range at ${baseRev}`, 'range now'], rows),
+      mdTable(['suite', ...sides.map((x) => `cases/s ${x.name}`), `ratio now / ${baseRev}`, ...sides.map((x) => `warm cases/s ${x.name}`), `warm ratio`], rows),
       '',
-      `- Each cell: median over ${REPEATS} fresh processes per side, run alternately; a process runs the suite for seeds ${SEEDS.join(', ')} (${fmt(RUNS)} cases each, tuned profile, reference semantics) through that checkout's own \`runSuite\`, under tsx; the time is the CPU (user + system) of those runs in that process, module loading excluded (JIT warm-up included).`,
-      '- The two commits generate different cases from the same seeds (the generator was extended in between), so only the rates compare; the verdicts of the first repeat, per seed:',
+      `- Cases per CPU second, median over ${REPEATS} fresh processes per checkout, run alternately. A process runs the suite for seeds ${SEEDS.join(', ')} (${fmt(RUNS)} cases each, tuned profile, reference semantics) through that checkout's own \`runSuite\` under tsx, then the same seeds again; the time is the CPU (user + system, all threads of the process) of those runs, module loading excluded. The first pass (JIT warm-up included) is the headline; the second ("warm") runs the same cases again.`,
+      `- Commit ${baseRev} is the last before evaluator v2${flags.mid ? `; ${trees[1]!.rev} is where this measurement's changes started` : ''}. The commits generate different cases from the same seeds (the generator was extended in between), so only the rates compare. Verdicts of the first repeat, per seed:`,
       '',
-      mdTable(['suite', `verdicts at ${baseRev}`, 'verdicts now'], verdictRows),
+      mdTable(['suite', ...sides.map((x) => `verdicts ${x.name}`)], verdictRows),
       '',
       `- Target (issue 12): TIPNI on ${LATTICE} ≥ 3× the cases/s of ${baseRev} in the same run: **${met ? 'met' : 'not met'}** (${(ratios['tipni'] ?? NaN).toFixed(2)}×).`);
 
@@ -146,7 +161,7 @@ async function main(): Promise<void> {
         `- Wall-clock gain of the pool: ${gain.toFixed(2)}×; CPU of the pool against one worker: ${(cp / c1).toFixed(2)}×. Target (issue 12): ≥ 1.6× on 2 cores: **${gain >= 1.6 ? 'met' : 'not met'}** in this run.`);
     }
   } finally {
-    execFileSync('git', ['worktree', 'remove', '--force', wt], { cwd: ROOT, stdio: 'ignore' });
+    for (const t of trees) t.drop();
   }
   const command = `npm run bench:suites${process.argv.slice(2).length ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
   const body = [
