@@ -111,3 +111,14 @@ describe('evalPair evaluates a case whose two runs start alike once', () => {
     expect(same).toBeGreaterThan(10);
   });
 });
+
+describe('check\'s default worker count', () => {
+  it('is one per core while cores are idle, one on a busy machine', async () => {
+    const { defaultWorkers } = await import('../src/runner/pool.ts');
+    expect(defaultWorkers(0, 2)).toBe(2);
+    expect(defaultWorkers(1.5, 2)).toBe(2);
+    expect(defaultWorkers(2, 2)).toBe(1);
+    expect(defaultWorkers(14, 2)).toBe(1);
+    expect(defaultWorkers(3, 8)).toBe(8);
+  });
+});
