@@ -1,9 +1,9 @@
 /**
  * A cache of the last few entries, keyed by object identity. The suites use it for what a case's `stats`
  * and `check` (or a case's two sides) share — the same case looked up a few times in a row — instead of a
- * `WeakMap` keyed by short-lived cases: V8's scavenger keeps every WeakMap value whose key is young alive
- * (ephemerons are only resolved by a full mark-compact), so a WeakMap of per-case results promotes every
- * evaluation to the old generation and made scavenges the largest single cost of a suite run.
+ * `WeakMap` keyed by short-lived cases: every case then cost WeakMap insertions whose entries (ephemerons) the
+ * garbage collector must process specially until a collection finds their keys dead, while the cache needs
+ * only the last few. (Measured with the other suite-throughput changes, docs/benchmarks.md.)
  */
 export class Recent<K, V> {
   private readonly keys: (K | undefined)[];

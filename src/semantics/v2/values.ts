@@ -27,8 +27,8 @@ export interface V2<L> {
   /** Fuel a read of this value needs: the derivation depth of evaluating its substituted form (0 = unknown). */
   depth: number;
   /**
-   * Its readback, once computed (a field, not a WeakMap keyed by values: V2 values are short-lived, and V8's
-   * scavenger keeps every WeakMap value whose key is young alive, promoting them all).
+   * Its readback, once computed (a field rather than a WeakMap keyed by values: values are short-lived, and a
+   * WeakMap lookup and insertion per value cost more than the field).
    */
   rb: Value<L> | undefined;
 }
