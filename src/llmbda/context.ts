@@ -43,8 +43,10 @@ export function referenceCtx<L>(lat: Lattice<L>, extra: Partial<LlmbdaCtx<L>> = 
   return { lat, semantics: REFERENCE, skipping: SKIPPING, profile: 'tuned', ...extra };
 }
 
-/** The model a case's spec denotes, built once per spec object (both sides, stats and check share it; models are pure). */
+/** Models of the last few case specs. */
 const models = new Recent<ModelSpec, PModel>();
+
+/** The model a case's spec denotes, built once per spec object (both sides, stats and check share it; models are pure). */
 export function caseModel(spec: ModelSpec): PModel {
   let m = models.get(spec);
   if (!m) { m = modelOf(spec); models.set(spec, m); }
