@@ -30,6 +30,10 @@ export interface TrialJob {
   readonly capMs: number;
   /** A control (expected sound): only the hunt runs; any report is a false alarm. */
   readonly control: boolean;
+  /** Only the hunt: no shrink, no minimiser (`bench/mttf-tests.ts`, tests-to-failure only). */
+  readonly huntOnly?: boolean;
+  /** Stop the hunt after this many cases (default: only the cap stops it). */
+  readonly maxTests?: number;
 }
 
 /** What one trial measured. */
@@ -92,12 +96,12 @@ export function runTrial(job: TrialJob): TrialResult {
   const suite = llmbdaSuiteByName(job.suite);
   if (!suite) throw new Error(`unknown suite ${job.suite}`);
   const ctx = contextOf(job);
-  const hunt: Verdict<unknown> = runSuite(suite, ctx, { runs: 1_000_000_000, seed: job.seed, timeoutMs: job.capMs, noShrink: true });
+  const hunt: Verdict<unknown> = runSuite(suite, ctx, { runs: job.maxTests ?? 1_000_000_000, seed: job.seed, timeoutMs: job.capMs, noShrink: true });
   const cx = hunt.counterexample;
   const base = { job, ttfMs: hunt.timeMs, discarded: hunt.discarded };
   if (!cx) return { ...base, found: false, tests: hunt.runs, ...(hunt.error !== undefined ? { crash: hunt.error } : {}) };
   const found = { ...base, found: true, tests: cx.testsToFailure, reason: cx.reason, sizeUnshrunk: caseSize(cx.value), ...(hunt.error !== undefined ? { crash: hunt.error } : {}) };
-  if (job.control) return found;
+  if (job.control || job.huntOnly) return found;
   // Replaying the failing case's path with shrinking on starts at that case and shrinks it.
   const shrunk = runSuite(suite, ctx, { runs: 1_000_000_000, seed: job.seed, path: cx.path, timeoutMs: job.capMs });
   const s = shrunk.counterexample;
