@@ -72,9 +72,6 @@ function pairGadgets<L>(k: GadgetKit<L>, obs: L): Branch<L>[] {
     const c = [arr(s), rec(['a', s]), arr(x, s), rec(['a', x], ['b', s]), arr(arr(s)), rec(['a', arr(s)])][shape]!;
     return l === undefined ? c : labelled(l, c);
   });
-  /** The same, never labelled itself (the secret sits strictly below the top). */
-  const openContainer: fc.Arbitrary<Expr<L>> = fc.tuple(secret, leaf, fc.nat({ max: 5 })).map(([s, x, shape]) =>
-    [arr(s), rec(['a', s]), arr(x, s), rec(['a', x], ['b', s]), arr(arr(s)), rec(['a', arr(s)])][shape]!);
   const effect: fc.Arbitrary<Expr<L>> = fc.constantFrom<Expr<L>>(
     { kind: 'send', arg: str('x') }, { kind: 'recv' }, { kind: 'clear' },
     letIn({ kind: 'clear' }, { kind: 'recv' }), { kind: 'fork', body: { kind: 'send', arg: str('x') } },
@@ -104,9 +101,11 @@ function pairGadgets<L>(k: GadgetKit<L>, obs: L): Branch<L>[] {
     }) },
     // Prim on a value with a secret inside: the result is labelled deepLabel(V), also for operators
     // whose operands hold the secret one level down (`[⟦h: a|b⟧] + x`)
-    { weight: 3, arbitrary: fc.tuple(secret, openContainer, leaf, fc.constantFrom('+', '==', '<'), fc.nat({ max: 4 })).map(([s, c, x, op, form]) => [
-      prim('toStr', arr(s)), prim('toStr', c), binop(op, s, x), binop(op, c, arr()), binop(op, c, x),
-    ][form]!) },
+    { weight: 3, arbitrary: fc.tuple(high, fc.constantFrom(...SCALARS), fc.constantFrom(...SCALARS), leaf, fc.nat({ max: 3 }), fc.nat({ max: 4 })).map(([h, a, b, x, shape, form]) => {
+      const s = hole(h, ...differing(lat, lat.top, a, b));
+      const inside = (v: Expr<L>): Expr<L> => [arr(v), rec(['a', v]), arr(x, v), arr(arr(v))][shape]!;
+      return [prim('toStr', arr(s)), prim('toStr', inside(s)), binop('==', s, x), binop('+', arr(s), [arr<L>(), arr(x)][shape % 2]!), binop('==', inside(s), inside(a))][form]!;
+    }) },
     // the model's reply as the result: it runs at the conversation's label (a high conversation's reply is high)
     { weight: 2, arbitrary: fc.tuple(leaf, fc.nat({ max: 2 })).map(([x, form]) => [
       { kind: 'recv' } as Expr<L>, letIn<L>({ kind: 'recv' }, ref(0)), ask(x),
