@@ -40,15 +40,15 @@ const MAX_ENUMERATED = 8;
 const SCALARS: readonly Expr<never>[] = [bool(true), bool(false), num(0), num(1)];
 
 /**
- * The combinations of `n` labels satisfying `keep`, as an arbitrary; when the lattice is large or no
- * combination qualifies, `n` uniform labels instead.
+ * Combinations of labels, one per slot (each slot drawn from its own domain), biased to those
+ * satisfying `keep`; when a domain is large or no combination qualifies, uniform per slot. Either way
+ * each label comes from its slot's domain, which is what keeps a hole's label high.
  */
-function combos<L>(lat: Lattice<L>, n: number, keep: (ls: readonly L[]) => boolean): fc.Arbitrary<readonly L[]> {
-  const els = lat.elements ?? [];
-  const uniform = fc.array(fc.constantFrom(...els), { minLength: n, maxLength: n });
-  if (els.length === 0 || els.length > MAX_ENUMERATED) return uniform;
+function combos<L>(domains: readonly (readonly L[])[], keep: (ls: readonly L[]) => boolean): fc.Arbitrary<readonly L[]> {
+  const uniform = fc.tuple(...domains.map((d) => fc.constantFrom(...d))) as fc.Arbitrary<readonly L[]>;
+  if (domains.some((d) => d.length > MAX_ENUMERATED)) return uniform;
   let all: L[][] = [[]];
-  for (let i = 0; i < n; i++) all = all.flatMap((xs) => els.map((l) => [...xs, l]));
+  for (const d of domains) all = all.flatMap((xs) => d.map((l) => [...xs, l]));
   const good = all.filter(keep);
   return good.length === 0 ? uniform : fc.constantFrom(...good);
 }
@@ -62,6 +62,7 @@ export function gadgetArb<L>(k: GadgetKit<L>): fc.Arbitrary<Expr<L>> {
 function pairGadgets<L>(k: GadgetKit<L>, obs: L): Branch<L>[] {
   const { lat, highs, labels, labelLit, leaf } = k;
   const high = fc.constantFrom(...highs);
+  const els = lat.elements ?? highs;
   const low = (l: L): boolean => lat.leq(l, obs);
   const join = (a: L, b: L): L => lat.join(a, b);
   /** `⟦h: a | b⟧` over two distinct scalars. */
@@ -81,17 +82,17 @@ function pairGadgets<L>(k: GadgetKit<L>, obs: L): Branch<L>[] {
     { weight: 3, arbitrary: fc.tuple(container, fc.boolean()).map(([c, viaVar]) => (viaVar ? letIn(c, { kind: 'send', arg: ref(0) }) : { kind: 'send', arg: c }) as Expr<L>) },
     // LabelTest on the tested value's label: `t ? ⟦h: la:x | lb:x⟧` where exactly one side flows to t
     { weight: 2, arbitrary: fc.tuple(
-      combos(lat, 4, ([t, h, la, lb]) => !low(h!) && lat.leq(join(h!, la!), t!) !== lat.leq(join(h!, lb!), t!)),
+      combos([els, highs, els, els], ([t, h, la, lb]) => lat.leq(join(h!, la!), t!) !== lat.leq(join(h!, lb!), t!)),
       fc.constantFrom(...SCALARS),
     ).map(([[t, h, la, lb], x]) => ({ kind: 'test', label: labelLit(t!), body: hole(h!, labelled(la!, x), labelled(lb!, x)) }) as Expr<L>) },
     // LabelTest on a secret policy: `⟦h: t1 | t2⟧ ? lv:x` (the answer's label must include n ⊒ h)
     { weight: 2, arbitrary: fc.tuple(
-      combos(lat, 4, ([h, t1, t2, lv]) => !low(h!) && !lat.equals(t1!, t2!) && (lat.leq(lv!, t1!) !== lat.leq(lv!, t2!) || low(t1!) !== low(t2!))),
+      combos([highs, els, els, els], ([h, t1, t2, lv]) => !lat.equals(t1!, t2!) && (lat.leq(lv!, t1!) !== lat.leq(lv!, t2!) || low(t1!) !== low(t2!))),
       fc.constantFrom(...SCALARS),
     ).map(([[h, t1, t2, lv], x]) => ({ kind: 'test', label: hole(h!, labelLit(t1!), labelLit(t2!)), body: labelled(lv!, x) }) as Expr<L>) },
     // LabelFlow on a secret policy: `⟦h: l1 | l2⟧ : e` runs e at pc ⊔ n ⊔ l
     { weight: 2, arbitrary: fc.tuple(
-      combos(lat, 3, ([h, l1, l2]) => !low(h!) && !lat.equals(l1!, l2!) && low(l1!) !== low(l2!)),
+      combos([highs, els, els], ([h, l1, l2]) => !lat.equals(l1!, l2!) && low(l1!) !== low(l2!)),
       fc.oneof(fc.constantFrom(...SCALARS), effect, leaf),
     ).map(([[h, l1, l2], body]) => ({ kind: 'dynlabel', label: hole(h!, labelLit(l1!), labelLit(l2!)), body }) as Expr<L>) },
     // ArrayIndex by a secret index: the element joins the index's label
@@ -137,7 +138,9 @@ function singleGadgets<L>(k: GadgetKit<L>): Branch<L>[] {
     // Labelled on a value holding values: every nested label is raised (a variable read re-raises them)
     { weight: 3, arbitrary: fc.tuple(labels, structure, fc.boolean()).map(([l, s, viaVar]) => (viaVar ? letIn(s, labelled(l, ref(0))) : labelled(l, s))) },
     // values and effects made under a raised pc must carry it (Confinement)
-    { weight: 2, arbitrary: fc.tuple(labels, fc.oneof(leaf, structure, fc.constant(lam<L>(ref(0)))), fc.boolean()).map(([l, x, viaApp]) => (viaApp ? app(labelled(l, lam(x, false)), unit) : labelled(l, x))) },
+    { weight: 3, arbitrary: fc.tuple(labels, fc.oneof(leaf, structure, fc.constant(lam<L>(ref(0)))), fc.nat({ max: 2 })).map(([l, x, form]) => [
+      labelled(l, x), app(labelled(l, lam(x, false)), unit), { kind: 'dynlabel', label: labelLit(l), body: x } as Expr<L>,
+    ][form]!) },
   ];
   if (k.endorse) {
     // Endorse keeps pc: `endorse t e`, also under a raised pc
