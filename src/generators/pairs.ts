@@ -83,22 +83,11 @@ function observerArb<L>(o: PairGenOptions<L>): fc.Arbitrary<L> {
   return fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...notTop) }, { weight: 1, arbitrary: fc.constant(o.lat.top) });
 }
 
-/**
- * Default fuel (derivation depth) per profile. The tuned profile's programs are small (gadgets) and its
- * leaks shallow; the depth bound mostly limits models that recurse (`recv`, `@"again"` replies), whose
- * cost grows exponentially with it.
- */
-export function defaultFuel(profile: Profile | undefined): { readonly min: number; readonly max: number } {
-  return (profile ?? 'tuned') === 'tuned' ? TUNED_FUEL : NAIVE_FUEL;
-}
-const NAIVE_FUEL = { min: 12, max: 40 } as const;
-const TUNED_FUEL = { min: 8, max: 24 } as const;
-
 /** Arbitrary related pairs, generated from one skeleton so that shrinking keeps them related. */
 export function pairArb<L>(o: PairGenOptions<L>): fc.Arbitrary<PairCase<L>> {
   const { lat } = o;
   const elems = lat.elements ?? [];
-  const fuel = o.fuel ?? defaultFuel(o.profile);
+  const fuel = o.fuel ?? { min: 12, max: 40 };
   return observerArb(o).chain((obs) => {
     const below = elems.filter((l) => lat.leq(l, obs));
     const msgs = fc.array(fc.constantFrom(...MESSAGES), { maxLength: 2 });
@@ -139,7 +128,7 @@ export interface SingleCase<L> {
 export function singleArb<L>(o: Omit<PairGenOptions<L>, 'iMaximalOnly'>): fc.Arbitrary<SingleCase<L>> {
   const { lat } = o;
   const elems = lat.elements ?? [lat.bottom];
-  const fuel = o.fuel ?? defaultFuel(o.profile);
+  const fuel = o.fuel ?? { min: 12, max: 40 };
   return fc.record({
     pc: fc.oneof({ weight: 3, arbitrary: fc.constant(lat.bottom) }, { weight: 1, arbitrary: fc.constantFrom(...elems) }),
     expr: rawProgramArb({ lat, endorse: o.endorse, ...(o.profile ? { profile: o.profile } : {}), ...(o.maxDepth ? { maxDepth: o.maxDepth } : {}) }).map((e) => resolve(e, 0)),
