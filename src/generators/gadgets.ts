@@ -91,7 +91,7 @@ function pairGadgets<L>(k: GadgetKit<L>, obs: L): Branch<L>[] {
       fc.constantFrom(...SCALARS),
     ).map(([[h, t1, t2, lv], x]) => ({ kind: 'test', label: hole(h!, labelLit(t1!), labelLit(t2!)), body: labelled(lv!, x) }) as Expr<L>) },
     // LabelFlow on a secret policy: `⟦h: l1 | l2⟧ : e` runs e at pc ⊔ n ⊔ l
-    { weight: 2, arbitrary: fc.tuple(
+    { weight: 3, arbitrary: fc.tuple(
       combos([highs, els, els], ([h, l1, l2]) => !lat.equals(l1!, l2!) && low(l1!) !== low(l2!)),
       fc.oneof(fc.constantFrom(...SCALARS), effect, leaf),
     ).map(([[h, l1, l2], body]) => ({ kind: 'dynlabel', label: hole(h!, labelLit(l1!), labelLit(l2!)), body }) as Expr<L>) },
@@ -108,7 +108,7 @@ function pairGadgets<L>(k: GadgetKit<L>, obs: L): Branch<L>[] {
       return [prim('toStr', arr(s)), prim('toStr', inside(s)), binop('==', s, x), binop('+', arr(s), [arr<L>(), arr(x)][shape % 2]!), binop('==', inside(s), inside(a))][form]!;
     }) },
     // the model's reply as the result: it runs at the conversation's label (a high conversation's reply is high)
-    { weight: 2, arbitrary: fc.tuple(leaf, fc.nat({ max: 2 })).map(([x, form]) => [
+    { weight: 3, arbitrary: fc.tuple(leaf, fc.nat({ max: 2 })).map(([x, form]) => [
       { kind: 'recv' } as Expr<L>, letIn<L>({ kind: 'recv' }, ref(0)), ask(x),
     ][form]!) },
     // FieldAccess on a secret record (or a prim's record, labelled above its fields)
@@ -116,7 +116,7 @@ function pairGadgets<L>(k: GadgetKit<L>, obs: L): Branch<L>[] {
       ? { kind: 'field', target: prim('shape', hole(h, a, b.kind === a.kind ? str('a') : b)), name: 'type' }
       : { kind: 'field', target: hole(h, ...differing(lat, lat.top, rec(['a', a]), rec(['a', b]))), name: 'a' }) as Expr<L>) },
     // effects whose presence depends on a secret (no-sensitive-upgrade, the conversation label after clear)
-    { weight: 3, arbitrary: fc.tuple(high, effect, leaf, secret, fc.nat({ max: 2 })).map(([h, eff, x, s, form]) => [
+    { weight: 5, arbitrary: fc.tuple(high, effect, leaf, secret, fc.nat({ max: 2 })).map(([h, eff, x, s, form]) => [
       hole(h, eff, x), ifThen(s, eff, x), app(hole(h, lam(eff, false), lam(x, false)), unit),
     ][form]!) },
     // App runs the body at the function's label: a secret function applied
@@ -138,8 +138,9 @@ function singleGadgets<L>(k: GadgetKit<L>): Branch<L>[] {
     // Labelled on a value holding values: every nested label is raised (a variable read re-raises them)
     { weight: 3, arbitrary: fc.tuple(labels, structure, fc.boolean()).map(([l, s, viaVar]) => (viaVar ? letIn(s, labelled(l, ref(0))) : labelled(l, s))) },
     // values and effects made under a raised pc must carry it (Confinement)
-    { weight: 3, arbitrary: fc.tuple(labels, fc.oneof(leaf, structure, fc.constant(lam<L>(ref(0)))), fc.nat({ max: 2 })).map(([l, x, form]) => [
+    { weight: 5, arbitrary: fc.tuple(labels, fc.oneof(leaf, structure, fc.constant(lam<L>(ref(0)))), fc.nat({ max: 4 })).map(([l, x, form]) => [
       labelled(l, x), app(labelled(l, lam(x, false)), unit), { kind: 'dynlabel', label: labelLit(l), body: x } as Expr<L>,
+      { kind: 'fork', body: labelled(l, x) } as Expr<L>, { kind: 'assert', label: labelLit(l), body: x } as Expr<L>,
     ][form]!) },
   ];
   if (k.endorse) {

@@ -281,7 +281,7 @@ export function rawProgramArb<L>(o: ProgramGenOptions<L>): fc.Arbitrary<Expr<L>>
  * The tuned profile's top level, in shares: the tuned expression grammar, the same after binding a
  * secret, a gadget (gadgets.ts), and a naive program.
  */
-export const TUNED_MIX = { tuned: 2, secretInput: 3, gadget: 4, naive: 2 } as const;
+export const TUNED_MIX = { tuned: 2, secretInput: 3, gadget: 6, naive: 2 } as const;
 
 /** Which side of a pair to resolve. */
 export type Side = 0 | 1;
