@@ -148,7 +148,8 @@ export function singleArb<L>(o: Omit<PairGenOptions<L>, 'iMaximalOnly'>): fc.Arb
   const elems = lat.elements ?? [lat.bottom];
   const fuel = o.fuel ?? { min: 12, max: 40 };
   return fc.record({
-    pc: fc.oneof({ weight: 3, arbitrary: fc.constant(lat.bottom) }, { weight: 1, arbitrary: fc.constantFrom(...elems) }),
+    // a single run is only constrained above ⊥ (Confinement); the tuned profile starts there more often
+    pc: fc.oneof({ weight: (o.profile ?? 'tuned') === 'tuned' ? 1 : 3, arbitrary: fc.constant(lat.bottom) }, { weight: 1, arbitrary: fc.constantFrom(...elems) }),
     expr: rawProgramArb({ lat, endorse: o.endorse, ...(o.profile ? { profile: o.profile } : {}), ...(o.maxDepth ? { maxDepth: o.maxDepth } : {}) }).map((e) => resolve(e, 0)),
     conv: fc.record({
       label: fc.oneof({ weight: 1, arbitrary: fc.constant(lat.bottom) }, { weight: 1, arbitrary: fc.constant(lat.top) }, { weight: 1, arbitrary: fc.constantFrom(...elems) }),
