@@ -74,7 +74,7 @@ const sections: string[] = [];
     const p = timed(() => tryParse(src, lat));
     const msg = p.value.ok ? '(parsed)' : p.value.error.message;
     log(`${name}: ${showMs(p.ms)}, ${Buffer.byteLength(msg)} bytes`);
-    rows.push([name, `${(src.length / 2 ** 20).toFixed(1)} MB`, showMs(p.ms), `${Buffer.byteLength(msg)} bytes, ${msg.split('\n').length} lines`]);
+    rows.push([name, `${(src.length / 2 ** 20).toFixed(1)} MB`, showMs(p.ms), `${Buffer.byteLength(msg)} bytes, ${msg.split('\n').length === 1 ? 'one line' : `${msg.split('\n').length} lines`}`]);
   }
   sections.push('**Errors on huge inputs** (issue 16: the message echoed the whole line, 2 MB and 13 MB).',
     mdTable(['input', 'source', 'parse to error', 'message'], rows));

@@ -30,6 +30,10 @@ export interface TrialJob {
   readonly capMs: number;
   /** A control (expected sound): only the hunt runs; any report is a false alarm. */
   readonly control: boolean;
+  /** Only the hunt: no shrink, no minimiser (`bench/mttf-tests.ts`, tests-to-failure only). */
+  readonly huntOnly?: boolean;
+  /** Stop the hunt after this many cases (default: only the cap stops it). */
+  readonly maxTests?: number;
 }
 
 /** What one trial measured. */
@@ -39,6 +43,11 @@ export interface TrialResult {
   readonly found: boolean;
   /** Time of the hunt: to the first failure, or the whole capped run when nothing was found. */
   readonly ttfMs: number;
+  /**
+   * CPU time (user + system) of the hunt, when the trial ran in its own process (the pool's process
+   * mode): unlike `ttfMs`, independent of how many other processes share the cores.
+   */
+  readonly ttfCpuMs?: number;
   /** Cases generated up to and including the failing one (or all judged cases when nothing was found). */
   readonly tests: number;
   /** Cases discarded as over the step budget during the hunt. */
@@ -92,12 +101,14 @@ export function runTrial(job: TrialJob): TrialResult {
   const suite = llmbdaSuiteByName(job.suite);
   if (!suite) throw new Error(`unknown suite ${job.suite}`);
   const ctx = contextOf(job);
-  const hunt: Verdict<unknown> = runSuite(suite, ctx, { runs: 1_000_000_000, seed: job.seed, timeoutMs: job.capMs, noShrink: true });
+  const cpu0 = process.cpuUsage();
+  const hunt: Verdict<unknown> = runSuite(suite, ctx, { runs: job.maxTests ?? 1_000_000_000, seed: job.seed, timeoutMs: job.capMs, noShrink: true });
+  const cpu = process.cpuUsage(cpu0);
   const cx = hunt.counterexample;
-  const base = { job, ttfMs: hunt.timeMs, discarded: hunt.discarded };
+  const base = { job, ttfMs: hunt.timeMs, ...(OWN_PROCESS ? { ttfCpuMs: (cpu.user + cpu.system) / 1000 } : {}), discarded: hunt.discarded };
   if (!cx) return { ...base, found: false, tests: hunt.runs, ...(hunt.error !== undefined ? { crash: hunt.error } : {}) };
   const found = { ...base, found: true, tests: cx.testsToFailure, reason: cx.reason, sizeUnshrunk: caseSize(cx.value), ...(hunt.error !== undefined ? { crash: hunt.error } : {}) };
-  if (job.control) return found;
+  if (job.control || job.huntOnly) return found;
   // Replaying the failing case's path with shrinking on starts at that case and shrinks it.
   const shrunk = runSuite(suite, ctx, { runs: 1_000_000_000, seed: job.seed, path: cx.path, timeoutMs: job.capMs });
   const s = shrunk.counterexample;
@@ -118,7 +129,15 @@ export function runTrial(job: TrialJob): TrialResult {
   };
 }
 
-parentPort?.on('message', (job: TrialJob) => {
-  parentPort?.postMessage({ result: runTrial(job) });
-});
-parentPort?.postMessage({ ready: true });
+/** Forked by the pool's process mode: the process's CPU time is this trial's alone. */
+const OWN_PROCESS = parentPort === null && process.send !== undefined;
+
+if (parentPort) {
+  parentPort.on('message', (job: TrialJob) => {
+    parentPort?.postMessage({ result: runTrial(job) });
+  });
+  parentPort.postMessage({ ready: true });
+} else if (process.send) {
+  process.on('message', (job: TrialJob) => { process.send?.({ result: runTrial(job) }); });
+  process.send({ ready: true });
+}

@@ -210,7 +210,7 @@ export const frontEndTotal: PropertySuite<FuzzCase, FrontEndCtx> = {
       const text = p.print(e, ctx.lattice);
       const again = tryParse(text, ctx.lattice);
       if (!again.ok) {
-        if (/nested too deeply/.test(again.error.description)) continue;
+        if (/nesting deeper than/.test(again.error.description)) continue;
         return fails(`the parsed AST, printed by ${p.name}, does not parse:\n${again.error.message.slice(0, 1000)}`);
       }
       const d = exprDiff(ctx.lattice, e, again.expr);
@@ -232,7 +232,7 @@ export const frontEndTotal: PropertySuite<FuzzCase, FrontEndCtx> = {
       parses: r.ok,
       parseError: !r.ok,
       mutated: c.origin.startsWith('token-') || c.origin === 'bitflip' || c.origin === 'truncation',
-      deepBeyondLimit: (c.origin === 'deep' || c.origin === 'spliced-deep') && !r.ok && /nested too deeply/.test(r.error.description),
+      deepBeyondLimit: (c.origin === 'deep' || c.origin === 'spliced-deep') && !r.ok && /nesting deeper than/.test(r.error.description),
       // Every chain shape spends at least 2 characters per term: this is a chain of more than MAX_NESTING terms.
       chainPastNestingLimitParses: c.origin === 'chain' && c.source.length > 2 * MAX_NESTING + 10 && r.ok,
     };

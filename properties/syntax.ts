@@ -209,6 +209,8 @@ export function sourceArb(lattice: Lattice<unknown>): fc.Arbitrary<SourceCase> {
 
 /** Code points quoted on each side of the caret (the documented excerpt window, docs/grammar.md). */
 const WINDOW = 50;
+/** Code points either side of the column in a resource-limit error's one-line excerpt. */
+const LIMIT_WINDOW = 30;
 
 /**
  * User text as a message must show it (written here independently of src/syntax/errors.ts): tab kept,
@@ -233,6 +235,15 @@ export function badErrorReport(e: ParseError, source: string): string | undefine
   const chars = Array.from(text);
   if (!Number.isInteger(e.column) || e.column < 1 || e.column > chars.length + 1) return `column ${e.column} is outside line ${e.line} (${chars.length} characters)`;
   if (/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/.test(e.message)) return 'the message contains a raw control character';
+  const c0 = e.column - 1;
+  if (e.kind === 'limit') {
+    // One line: the header, then at most LIMIT_WINDOW code points either side of the column, escaped.
+    const from = Math.max(0, c0 - LIMIT_WINDOW);
+    const to = Math.min(chars.length, c0 + LIMIT_WINDOW);
+    const excerpt = `${from > 0 ? '…' : ''}${expectedDisplay(chars.slice(from, to))}${to < chars.length ? '…' : ''}`;
+    const want = `${e.file}:${e.line}:${e.column}: ${e.description}${excerpt.trim() === '' ? '' : `, near: ${excerpt}`}`;
+    return e.message === want ? undefined : `malformed one-line limit error: ${JSON.stringify(e.message.slice(0, 300))}`;
+  }
   const [head, excerpt, caret, ...rest] = e.message.split('\n');
   if (head !== `${e.file}:${e.line}:${e.column}: ${e.description}` || rest.length > 0) return `malformed message header: ${JSON.stringify(head)}`;
   const c = e.column - 1;

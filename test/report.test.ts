@@ -72,7 +72,7 @@ describe('reporters', () => {
     // (the response depends on how far check's time-budgeted minimiser simplified the model: "0" when idle)
     expect(json.stdout).toMatch(/ {8}0 {8}1 {2}\[\]:\[\\"[^\\]*\\"\] ⊢/);
     expect(doc.cases[1]!.counterexample!.reason).toBe('observer distributions are incompatible: Σ max = 2 > 1');
-    expect(doc.cases[1]!.replay).toEqual([`npx llmbda check --suite tipni --lattice 'two-point' --seed 3 --runs 300 --variant recv-no-nsu --path '134:0:1:0:1:1:0:3:1:1:1:1:1:1:1:1'`]);
+    expect(doc.cases[1]!.replay).toEqual([`npx llmbda check --suite tipni --lattice 'two-point' --seed 3 --runs 300 --variant recv-no-nsu --path '134:0:1:1:0:0:0:0:0:0:0'`]);
     expect(gh.stdout).toMatch(/^::error title=llmbda check%3A tipni on two-point FAILS::tipni on two-point: Theorem 1 .*%0A/m);
     expect(gh.stdout).toMatch(/^::notice title=llmbda check::1 of 2 passed, 1 failed, 0 errors$/m);
   });

@@ -381,13 +381,28 @@ describe('parse errors name file:line:column and show the line with a caret', ()
     expect(errorOf('$' + 'z'.repeat(100)).message.split('\n')[1]).toBe(`  $${'z'.repeat(49)}…`);
   });
 
-  it('1M nested parentheses or lets give an error of under 300 bytes', () => {
-    for (const src of ['('.repeat(1_000_000) + 'x' + ')'.repeat(1_000_000), 'let x = 1 in '.repeat(1_000_000) + 'x']) {
-      const e = errorOf(src);
-      expect(e.description).toBe(`expression nested too deeply (more than ${MAX_NESTING} levels); split it with let`);
-      expect(e.message.split('\n')).toHaveLength(3);
+  it('1M nested parentheses or lets give a one-line resource-limit error of under 300 bytes, with line:column and an inline excerpt', () => {
+    const parens = errorOf('('.repeat(1_000_000) + 'x' + ')'.repeat(1_000_000));
+    expect(parens.kind).toBe('limit');
+    expect(parens.message).toBe(`<input>:1:1001: nesting deeper than ${MAX_NESTING} levels (split it with let), near: …${'('.repeat(60)}…`);
+    const letSrc = 'let x = 1 in '.repeat(1_000_000) + 'x';
+    const lets = errorOf(letSrc);
+    expect(lets.description).toBe(`nesting deeper than ${MAX_NESTING} levels (split it with let)`);
+    // At the value `1` of the 1001st `let` (13 characters per let, `1` is the 9th); 30 characters either side.
+    expect(lets.column).toBe(13 * 1000 + 9);
+    expect(lets.message).toBe(`<input>:1:13009: nesting deeper than ${MAX_NESTING} levels (split it with let), near: …${letSrc.slice(13_008 - 30, 13_008 + 30)}…`);
+    for (const e of [parens, lets]) {
+      expect(e.message).not.toContain('\n');
       expect(Buffer.byteLength(e.message)).toBeLessThan(300);
     }
+  });
+
+  it('a resource-limit error escapes control characters in its inline excerpt', () => {
+    // A raw ESC inside a string literal just before the point where the nesting limit is hit.
+    const e = errorOf('('.repeat(995) + '"\u001b" + ' + '('.repeat(10) + '1' + ')'.repeat(1005));
+    expect(e.kind).toBe('limit');
+    expect(e.message).toContain('"\\u{1b}"');
+    expect(e.message).not.toMatch(/[\u0000-\u001f]/);
   });
 
   it('escapes control characters of the source in the excerpt and the description (no raw ESC reaches a terminal)', () => {
@@ -456,7 +471,7 @@ describe('nesting is limited with a clear ParseError, never a RangeError', () =>
       expect(tryParse(make(MAX_NESTING - 5), lat).ok, name).toBe(true);
       const r = tryParse(make(MAX_NESTING + 5), lat);
       expect(r.ok, name).toBe(false);
-      if (!r.ok) expect(r.error.description, name).toBe(`expression nested too deeply (more than ${MAX_NESTING} levels); split it with let`);
+      if (!r.ok) expect(r.error.description, name).toBe(`nesting deeper than ${MAX_NESTING} levels (split it with let)`);
     }
   });
 
@@ -512,7 +527,7 @@ describe('nesting is limited with a clear ParseError, never a RangeError', () =>
       }
     }
     expect(outcomes).toContain('ok');
-    expect(outcomes).toContain('expression nested too deeply for the available stack');
-    expect(outcomes.every((o) => o === 'ok' || o === 'expression nested too deeply for the available stack')).toBe(true);
+    expect(outcomes).toContain('nesting deeper than the available stack allows (split it with let)');
+    expect(outcomes.every((o) => o === 'ok' || o === 'nesting deeper than the available stack allows (split it with let)')).toBe(true);
   });
 });

@@ -79,11 +79,34 @@ function toResult(job: Job, v: Verdict<unknown>): JobResult {
 }
 
 /** The job module the worker pool runs (`runPool(jobs, CHECK_JOBS)`). */
+/** Judgements `check` gives its minimiser: deterministic, unlike the 2 s wall-clock budget it replaced. */
+export const CHECK_MINIMISE_CHECKS = 3_000;
+
 export const CHECK_JOBS: JobModule<Job, JobResult> = { url: new URL(import.meta.url), run: (job, onCase) => runJob(job, onCase) };
 
-/** A job's relative cost, for scheduling the longest first: bridge cases are whole memory pipelines. */
-export function jobCost(job: Job): number {
+/**
+ * Recorded CPU per case of each suite relative to TIPNI's (from the per-job times of
+ * `llmbda check --seed 1 --runs 300 --json`, averaged over the lattices; docs/benchmarks.md, bench:suites).
+ * Only the order matters: the pool starts the longest jobs first so that no long job starts last and
+ * leaves a core idle at the end. A suite not listed counts as 1.
+ */
+export const SUITE_COST: Readonly<Record<string, number>> = {
+  'lattice-laws': 0.02, distributions: 0.15, generators: 0.1, theorem3: 0.3, 'v2-equivalence': 0.35, 'adapter-theorem3': 0.45,
+  leakage: 0.45, lemma2: 0.45, lemma5: 0.5, lemma3: 0.7, lemma4: 0.7, confinement: 0.8, tipni: 1, 'insulated-tipni': 0.95,
+  lemma13: 1.1, 'high-blindness': 1.15, stripping: 2,
+  'ppmf-gate-soundness': 0.25, 'ppmf-benign-completeness': 0.25, 'ppmf-unrelated-confirmation': 0.3, 'ppmf-fail-closed': 0.4,
+  'ppmf-non-amplification': 0.4, 'ppmf-decoy-robustness': 0.55,
+  'ppmf-bridge-benign-completeness': 1.3, 'ppmf-bridge-unrelated-confirmation': 3, 'ppmf-bridge-nonamplification': 5.8, 'ppmf-bridge-tipni': 6.7,
+};
+
+/** A job's share of a `--time` budget: its planned cases (bridge cases, whole memory pipelines, count 10). */
+export function jobShare(job: Job): number {
   return job.runs * (job.lattice === 'ppmf' ? 10 : 1);
+}
+
+/** A job's estimated cost (its cases × its suite's recorded cost per case), for scheduling the longest first. */
+export function jobCost(job: Job): number {
+  return job.runs * (SUITE_COST[job.suite] ?? 1);
 }
 
 /** Run one job in this thread. */
@@ -113,8 +136,10 @@ export async function runJob(job: Job, onCase?: (cases: number) => void): Promis
   const corpus = job.corpus?.length ? { corpus: replayCorpus(job.corpus, suite, ctx, job.variant !== undefined) } : {};
   const ce = verdict.counterexample;
   if (!ce || verdict.error) return { ...toResult(job, verdict), ...corpus };
-  // fast-check shrinks choices in place; the hunt's minimiser also lifts subterms (tens of milliseconds).
-  const m = minimise(suite, ctx, ce.value as never, 2_000);
+  // fast-check shrinks choices in place; the hunt's minimiser also lifts subterms (tens of milliseconds). Its budget
+  // is a number of judgements (each bounded by the step budget), never time, so the printed case depends on the seed
+  // alone, not on the machine's load (every catalogue leak minimises in < 800 judgements).
+  const m = minimise(suite, ctx, ce.value as never, Infinity, { maxChecks: CHECK_MINIMISE_CHECKS });
   const outcome = suite.check(m.value, ctx);
   const reason = outcome.ok ? ce.reason : outcome.reason;
   const header: ReportHeader = {

@@ -8,8 +8,8 @@ import type { Command } from 'commander';
 import pc from 'picocolors';
 import { SHIPPED_LATTICES } from '../lattice/registry.ts';
 import { PPMF_SUITES, PPMF_BRIDGE_SUITES, LLMBDA_SUITES, checkSuiteNames } from '../api/registry.ts';
-import { poolSize, runPool } from '../runner/pool.ts';
-import { CHECK_JOBS, checkReplayCommand, jobCost, jobError, type Job, type JobResult } from '../api/jobs.ts';
+import { defaultWorkers, poolSize, runPool } from '../runner/pool.ts';
+import { CHECK_JOBS, checkReplayCommand, jobCost, jobError, jobShare, type Job, type JobResult } from '../api/jobs.ts';
 import { availableParallelism } from 'node:os';
 import { withInterrupts } from './interrupt.ts';
 import { CORPUS_DIR, loadEntry, scanCorpus, slug } from '../llmbda/corpus.ts';
@@ -57,7 +57,7 @@ export function registerCheck(program: Command, result: CommandResult): void {
     .option('--variant <name|file.ts>', 'check a variant semantics instead of the reference')
     .option('--path <path>', 'replay one printed counterexample: fast-check\'s path (needs one --suite, one --lattice and the printed --seed, --runs)')
     .option('--time <duration>', 'time budget for the whole check, e.g. 2m: each (suite, lattice) gets a share by its planned cases and stops there (the runs column shows the cases reached)', duration('--time'))
-    .option('--workers <n>', `worker threads (default and most: one per core, here ${availableParallelism()})`, positiveInt('--workers'))
+    .option('--workers <n>', `worker threads (most: one per core, here ${availableParallelism()}; default: that many while the load average is below it, else 1)`, positiveInt('--workers'))
     .option('--reporter <kind>', `output: ${REPORTERS.join(', ')} (see docs/ci.md)`, reporterFlag, 'text')
     .option('--no-progress', 'no progress line (it is only drawn on a terminal anyway)')
     .option('--case-timeout <duration>', 'time limit per case (CPU time of its thread on Linux, else wall clock): a stuck case ends its verdict as an error naming where it was stuck', duration('--case-timeout'), DEFAULT_CASE_TIMEOUT_MS)
@@ -73,7 +73,7 @@ export function registerCheck(program: Command, result: CommandResult): void {
     .addHelpText('after', EXIT_CODES_HELP)
     .action(async (opts: CheckOpts & { target?: string; mask?: string; replay?: string }) => {
       if (opts.target && opts.html !== undefined) throw new UserError('--html reports LLMbda checks only (not --target)');
-      if (opts.target) return runTargetCheck({ ...opts, target: opts.target }, result);
+      if (opts.target) return runTargetCheck({ ...opts, target: opts.target }, { caseTimeout: opts.caseTimeout, maxMemoryMb: opts.maxMemoryMb }, result);
       const started = performance.now();
       const reporter: Reporter = opts.json ? 'json' : opts.reporter ?? 'text';
       const seed = opts.seed ?? defaultSeed();
@@ -125,7 +125,7 @@ export function registerCheck(program: Command, result: CommandResult): void {
           if (wanted(s.name) && (opts.suite || !opts.lattice)) jobs.push({ ...base, runs: opts.suite ? opts.runs : Math.ceil(opts.runs / 4), suite: s.name, lattice: 'ppmf' });
         }
       }
-      const workers = poolSize(opts.workers, jobs.length);
+      const workers = poolSize(opts.workers ?? defaultWorkers(), jobs.length);
       const timed = opts.time === undefined ? jobs : withBudget(jobs, opts.time, workers);
       const progress = ProgressLine.enabled(process.stderr, opts.progress && reporter === 'text') ? new ProgressLine(process.stderr, 'checking') : undefined;
       // Per-case progress over every job: finished jobs count their cases, running ones what they last reported.
@@ -181,8 +181,8 @@ const stripColour = (s: string): string => s.replace(/\x1b\[[0-9;]*m/g, '');
  * threads, the jobs' limits add up to `workers × budget`.
  */
 export function withBudget(jobs: readonly Job[], budgetMs: number, workers: number): Job[] {
-  const cost = jobs.reduce((a, j) => a + jobCost(j), 0);
-  return jobs.map((j) => ({ ...j, timeoutMs: Math.max(50, Math.floor((budgetMs * workers * jobCost(j)) / Math.max(1, cost))) }));
+  const cost = jobs.reduce((a, j) => a + jobShare(j), 0);
+  return jobs.map((j) => ({ ...j, timeoutMs: Math.max(50, Math.floor((budgetMs * workers * jobShare(j)) / Math.max(1, cost))) }));
 }
 
 /** The command that reproduces a failed job's printed case exactly. */

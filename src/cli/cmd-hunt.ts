@@ -81,9 +81,9 @@ export function registerHunt(program: Command, result: CommandResult): void {
     .addHelpText('after', EXIT_CODES_HELP)
     .option('--target <file|stdio:cmd>', 'hunt in an implementation under test instead (docs/targets.md; saved with --out)')
     .option('--mask <constructs>', 'with --target: constructs it cannot express, e.g. endorse,prim:toStr')
-    .action(async (flags: HuntFlags & { target?: string; mask?: string }) => {
+    .action(async (flags: HuntFlags & { target?: string; mask?: string }, cmd: Command) => {
       if (flags.html !== undefined && (flags.target || flags.system !== 'llmbda')) throw new UserError('--html reports LLMbda hunts only (not --target or --system other than llmbda)');
-      if (flags.target) return runTargetHunt({ ...flags, target: flags.target }, result);
+      if (flags.target) return runTargetHunt({ ...flags, target: flags.target }, { caseTimeout: flags.caseTimeout, maxMemoryMb: flags.maxMemoryMb, ...(cmd.getOptionValueSource('stackMb') === 'cli' ? { stackMb: flags.stackMb } : {}) }, result);
       const reporter: Reporter = flags.json ? 'json' : flags.reporter ?? 'text';
       const found = (f: boolean): number => (f === Boolean(flags.expectLeak) ? 0 : 1);
       if (flags.system !== 'llmbda' && reporter !== 'text' && reporter !== 'json') throw new UserError(`--system ${flags.system} supports --reporter text or json, got ${reporter}`);

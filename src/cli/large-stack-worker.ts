@@ -23,6 +23,9 @@ try {
   } else if (task === 'load') {
     const { executeLoad } = await import('./load-task.ts');
     value = await executeLoad(args as Parameters<typeof executeLoad>[0]);
+  } else if (task === 'target') {
+    const { executeTarget } = await import('./cmd-target.ts');
+    value = await executeTarget(args as Parameters<typeof executeTarget>[0], emit);
   } else if (task === 'hunt-system') {
     const { executeSystemHunt } = await import('./system-hunt-task.ts');
     value = executeSystemHunt(args as Parameters<typeof executeSystemHunt>[0], emit);

@@ -12,11 +12,11 @@
 import { Worker } from 'node:worker_threads';
 import { UserError } from '../util/absurd.ts';
 import { StackLimitError } from '../semantics/ev.ts';
-import { BEATS, HEARTBEAT_BYTES, loadingMessage, noProgress, Watchdog } from '../util/heartbeat.ts';
+import { BEATS, HEARTBEAT_BYTES, loadingMessage, noProgress, SITE, Watchdog } from '../util/heartbeat.ts';
 import { importTimeoutMs } from '../util/user-module.ts';
 
 /** Tasks a worker can run, by name. */
-export type TaskName = 'run' | 'leak' | 'hunt' | 'replay' | 'load' | 'hunt-system';
+export type TaskName = 'run' | 'leak' | 'hunt' | 'replay' | 'load' | 'hunt-system' | 'target';
 
 /** The largest `--stack-mb` accepted (a thread's stack is reserved up front; more fails to start). */
 export const MAX_STACK_MB = 4096;
@@ -86,19 +86,49 @@ export function startInWorker<T>(task: TaskName, args: unknown, opts: WorkerTask
       isOutOfMemory(e) ? new UserError(memoryMessage(what(), opts.maxMemoryMb))
         : e instanceof RangeError ? new StackLimitError(`the evaluation worker ran out of stack (--stack-mb ${opts.stackMb}); raise --stack-mb or lower --fuel`) : e)));
     const limit = opts.caseTimeoutMs;
-    if (limit !== undefined) {
-      const dog = new Watchdog(beats, sites, { caseMs: limit, firstMs: opts.graceMs ?? loadLimit(limit), importMs: importTimeoutMs() });
+    const rssCap = opts.maxMemoryMb !== undefined ? rssLimitBytes(opts.maxMemoryMb) : undefined;
+    if (limit !== undefined || rssCap !== undefined) {
+      const dog = limit !== undefined ? new Watchdog(beats, sites, { caseMs: limit, firstMs: opts.graceMs ?? loadLimit(limit), importMs: importTimeoutMs() }) : undefined;
       timer = setInterval(() => {
-        const stall = dog.poll();
-        if (!stall) return;
+        if (rssCap !== undefined) {
+          const rss = process.memoryUsage.rss();
+          if (rss > rssCap) {
+            const site = sites.get(Atomics.load(beats, SITE));
+            finish(() => reject(new UserError(rssMessage(what(), site, opts.maxMemoryMb!, rss))));
+            return;
+          }
+        }
+        const stall = dog?.poll();
+        if (!stall || limit === undefined) return;
         if (stall.kind === 'loading') { finish(() => reject(new UserError(loadingMessage(stall.file, stall.ms)))); return; }
         const where = stall.site ? `in ${stall.site}` : stall.beats === 0 && opts.graceMs === undefined ? 'before the first case (loading the lattice, variant or primitive files)' : 'in the evaluator';
         finish(() => reject(new UserError(`${what()} timed out ${where}: ${noProgress(stall)} (--case-timeout ${(limit / 1000).toString()}s)`)));
-      }, Math.min(250, Math.max(20, limit / 4)));
+      }, rssCap !== undefined ? RSS_POLL_MS : Math.min(250, Math.max(20, limit! / 4)));
       timer.unref();
     }
   });
   return { result, stop };
+}
+
+/**
+ * The memory guard beyond the JavaScript heap. `maxOldGenerationSizeMb` caps the worker's V8 heap only: memory
+ * outside it (ArrayBuffers and Buffers, native memory of an addon) is not counted there. So the supervisor also
+ * samples the resident memory of the whole process every RSS_POLL_MS and stops the task when it exceeds what
+ * the process used when the worker started, plus the heap cap, plus RSS_SLACK_MB for the worker's own code,
+ * stacks and young generation. Coarse but honest: it bounds the process, whatever allocates.
+ */
+export const RSS_SLACK_MB = 384;
+/** How often the supervisor samples the process's resident memory (ms). */
+export const RSS_POLL_MS = 50;
+
+/** The resident-memory limit of the process (bytes) for a worker capped at `capMb`, from now. */
+export function rssLimitBytes(capMb: number): number {
+  return process.memoryUsage.rss() + (capMb + RSS_SLACK_MB) * 1024 * 1024;
+}
+
+/** The message for a task stopped by the resident-memory guard. */
+export function rssMessage(what: string, site: string | undefined, capMb: number, rss: number): string {
+  return `${what} exceeded the memory limit${site ? ` in ${site}` : ''} (${capMb} MB; --max-memory-mb): the process's resident memory reached ${Math.round(rss / (1024 * 1024))} MB, outside the JavaScript heap (buffers or native memory); lower --fuel, or raise --max-memory-mb`;
 }
 
 /** Did a worker die because its heap hit `maxOldGenerationSizeMb`? */

@@ -59,7 +59,8 @@ export function buildProgram(result: CommandResult): Command {
 
 export async function main(argv: readonly string[]): Promise<number> {
   const result: CommandResult = { exitCode: 0 };
-  // User files imported in this thread (leak --lattice, --target modules) are first loaded in a watched worker.
+  // Every command loads user files in a supervised worker; should one ever import in this thread, the file is first
+  // loaded in a watched throwaway worker (a top-level loop there is stopped, not a hang here).
   probeUserImports(true);
   const program = buildProgram(result);
   try {

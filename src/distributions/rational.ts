@@ -124,6 +124,11 @@ export function mod(a: Rational, b: Rational): Rational {
   const q = (a.num * b.den) / (a.den * b.num); // BigInt division truncates towards zero
   return sub(a, mul(b, Rational.of(q, 1n)));
 }
+/**
+ * The integer `n` (denominator 1, already normalised: no gcd). A separate small function so callers can
+ * take an integer fast path themselves (`isInteger`, `numerator`, then this) without changing `add`/`mul`.
+ */
+export function integer(n: bigint): Rational { return Rational.normalised(n, 1n); }
 /** Numerator with sign. */
 export function numerator(a: Rational): bigint { return a.num; }
 /** Positive denominator. */

@@ -83,12 +83,30 @@ function observerArb<L>(o: PairGenOptions<L>): fc.Arbitrary<L> {
   return fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...notTop) }, { weight: 1, arbitrary: fc.constant(o.lat.top) });
 }
 
+/** `observerArb`, for the test of `pairArb`'s per-observer reuse (see `pairGivenObserver`). */
+export const pairObserverArb = observerArb;
+
 /** Arbitrary related pairs, generated from one skeleton so that shrinking keeps them related. */
 export function pairArb<L>(o: PairGenOptions<L>): fc.Arbitrary<PairCase<L>> {
+  const fuel = o.fuel ?? { min: 12, max: 40 };
+  // The arbitrary for the rest of a case depends on the observer only: built once per observer and reused
+  // (arbitraries are stateless, so the cases generated from a seed are exactly those of a fresh one each time).
+  const perObserver = new Map<L, fc.Arbitrary<PairCase<L>>>();
+  return observerArb(o).chain((obs) => {
+    let hit = perObserver.get(obs);
+    if (!hit) { hit = pairGivenObserver(o, obs, fuel); perObserver.set(obs, hit); }
+    return hit;
+  });
+}
+
+/**
+ * The rest of a pair case once its observer is drawn (exported for the test that `pairArb`'s per-observer
+ * reuse generates exactly the cases of a fresh arbitrary per case).
+ */
+export function pairGivenObserver<L>(o: PairGenOptions<L>, obs: L, fuel: { readonly min: number; readonly max: number }): fc.Arbitrary<PairCase<L>> {
   const { lat } = o;
   const elems = lat.elements ?? [];
-  const fuel = o.fuel ?? { min: 12, max: 40 };
-  return observerArb(o).chain((obs) => {
+  {
     const below = elems.filter((l) => lat.leq(l, obs));
     const msgs = fc.array(fc.constantFrom(...MESSAGES), { maxLength: 2 });
     const highs = elems.filter((l) => !lat.leq(l, obs));
@@ -113,7 +131,7 @@ export function pairArb<L>(o: PairGenOptions<L>): fc.Arbitrary<PairCase<L>> {
       fuel: fc.integer(fuel),
     }).map((c) => printable(c, (x) =>
       `m = ${lat.show(x.obs)}, pc = ${lat.show(x.pc)}, conv ${lat.show(x.conv.label)}${x.conv.label1 !== undefined ? `|${lat.show(x.conv.label1)}` : ''}, model ${showModelSpec(x.model)}, fuel ${x.fuel}: ${showSkeleton(lat, x.skeleton)}`));
-  });
+  }
 }
 
 /** Single-run cases (Confinement, Lemma 2, Theorem 3): a pair's left side. */
@@ -130,7 +148,8 @@ export function singleArb<L>(o: Omit<PairGenOptions<L>, 'iMaximalOnly'>): fc.Arb
   const elems = lat.elements ?? [lat.bottom];
   const fuel = o.fuel ?? { min: 12, max: 40 };
   return fc.record({
-    pc: fc.oneof({ weight: 3, arbitrary: fc.constant(lat.bottom) }, { weight: 1, arbitrary: fc.constantFrom(...elems) }),
+    // a single run is only constrained above ⊥ (Confinement); the tuned profile starts there more often
+    pc: fc.oneof({ weight: (o.profile ?? 'tuned') === 'tuned' ? 1 : 3, arbitrary: fc.constant(lat.bottom) }, { weight: 1, arbitrary: fc.constantFrom(...elems) }),
     expr: rawProgramArb({ lat, endorse: o.endorse, ...(o.profile ? { profile: o.profile } : {}), ...(o.maxDepth ? { maxDepth: o.maxDepth } : {}) }).map((e) => resolve(e, 0)),
     conv: fc.record({
       label: fc.oneof({ weight: 1, arbitrary: fc.constant(lat.bottom) }, { weight: 1, arbitrary: fc.constant(lat.top) }, { weight: 1, arbitrary: fc.constantFrom(...elems) }),

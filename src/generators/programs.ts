@@ -10,12 +10,12 @@
  * (the relation holds by construction), so shrinking keeps pairs related.
  */
 import fc from 'fast-check';
-import { holeNode, holeParts } from './hole.ts';
-import * as Q from '../distributions/rational.ts';
+import { holeParts } from './hole.ts';
+import { gadgetArb } from './gadgets.ts';
+import { app, arr, ask, binop, bool, differing, hole, ifThen, lam, letIn, num, prim, ref, str, unit } from './build.ts';
 import type { Expr, PlainValue } from '../syntax/ast.ts';
 import type { Lattice } from '../lattice/lattice.ts';
 import { absurd } from '../util/absurd.ts';
-import { eraseExpr } from '../observe/indist.ts';
 import { forEachChild } from '../syntax/helpers.ts';
 
 
@@ -32,36 +32,6 @@ export interface ProgramGenOptions<L> {
   /** Maximum nesting of compound constructs (default 4). */
   readonly maxDepth?: number;
 }
-
-const num = (n: number, d = 1): Expr<never> => ({ kind: 'num', value: Q.rat(n, d) });
-const str = (s: string): Expr<never> => ({ kind: 'str', value: s });
-const bool = (b: boolean): Expr<never> => ({ kind: 'bool', value: b });
-const ref = (k: number): Expr<never> => ({ kind: 'var', name: `#${k}` });
-const lam = <L>(body: Expr<L>, used = true): Expr<L> => ({ kind: 'lam', param: used ? 'x' : '_', body });
-const app = <L>(fn: Expr<L>, arg: Expr<L>): Expr<L> => ({ kind: 'app', fn, arg });
-const prim = <L>(name: string, arg: Expr<L>): Expr<L> => ({ kind: 'prim', name, arg });
-const arr = <L>(...elems: Expr<L>[]): Expr<L> => ({ kind: 'array', elems });
-const unit: Expr<never> = { kind: 'record', fields: [] };
-
-/** A high hole `l:•` with the two sides' fillings. */
-const hole = holeNode;
-
-/** Make the two fillings of a hole differ (an identical pair tests nothing). */
-function differing<L>(lat: Lattice<L>, top: L, a: Expr<L>, b: Expr<L>): [Expr<L>, Expr<L>] {
-  if (eraseExpr(lat, top, a) !== eraseExpr(lat, top, b)) return [a, b];
-  if (b.kind === 'bool') return [a, bool(!b.value)];
-  if (b.kind === 'num') return [a, { kind: 'num', value: Q.add(b.value, Q.ONE) }];
-  return [a, bool(!(a.kind === 'bool' && a.value))];
-}
-
-/** `let x = e1 in e2` as the parser expands it. */
-const letIn = <L>(e1: Expr<L>, e2: Expr<L>): Expr<L> => app(lam(e2), e1);
-/** `if c then a else b` exactly as the parser expands it. */
-const ifThen = <L>(c: Expr<L>, a: Expr<L>, b: Expr<L>): Expr<L> =>
-  app(app(app(prim('fromBool', c), { kind: 'lam', param: '_', body: a }), { kind: 'lam', param: '_', body: b }), unit);
-/** `@e` ≜ `(λ_. recv) (send e)`. */
-const ask = <L>(e: Expr<L>): Expr<L> => app({ kind: 'lam', param: '_', body: { kind: 'recv' } }, { kind: 'send', arg: e });
-const binop = <L>(op: string, a: Expr<L>, b: Expr<L>): Expr<L> => prim(`binop_${op}`, arr(a, b));
 
 /** A label-free value as an expression (label literals). */
 export function plainToExpr(v: PlainValue): Expr<never> {
@@ -97,7 +67,7 @@ export function rawProgramArb<L>(o: ProgramGenOptions<L>): fc.Arbitrary<Expr<L>>
   const highs = o.obs === undefined ? [] : highLabels(lat, o.obs);
   const w = (tunedWeight: number): number => (tuned ? tunedWeight : 1);
 
-  const { expr } = fc.letrec<{ expr: Expr<L>; leaf: Expr<L>; secret: Expr<L>; labelExpr: Expr<L>; boolish: Expr<L>; numberish: Expr<L>; indexish: Expr<L>; operand: Expr<L>; structure: Expr<L> }>((tie) => {
+  const { expr, leaf } = fc.letrec<{ expr: Expr<L>; leaf: Expr<L>; secret: Expr<L>; labelExpr: Expr<L>; boolish: Expr<L>; numberish: Expr<L>; indexish: Expr<L>; operand: Expr<L>; structure: Expr<L> }>((tie) => {
     const e = tie('expr');
     const numberish = tie('numberish');
     const indexish = tie('indexish');
@@ -292,12 +262,26 @@ export function rawProgramArb<L>(o: ProgramGenOptions<L>): fc.Arbitrary<Expr<L>>
       ),
     };
   });
-  if (highs.length === 0 || !tuned) return expr;
+  if (!tuned) return expr;
+  const gadgets = gadgetArb({ lat, ...(o.obs !== undefined ? { obs: o.obs } : {}), highs, endorse: o.endorse, labels, labelLit: (l) => plainToExpr(lat.fromLabel(l)), leaf });
+  // A share of naive programs: the tuned profile is never worse than the naive one where uniform weights happen to fit.
+  const naive = rawProgramArb({ ...o, profile: 'naive' });
+  if (highs.length === 0) return fc.oneof({ withCrossShrink: true }, { weight: TUNED_MIX.tuned + TUNED_MIX.secretInput, arbitrary: expr }, { weight: TUNED_MIX.gadget, arbitrary: gadgets }, { weight: TUNED_MIX.naive, arbitrary: naive });
   // Tuned pairs often start by binding a secret, so that references all over the body can read it.
   const secretInput = fc.tuple(fc.constantFrom(...highs), fc.boolean(), fc.oneof(fc.boolean(), fc.constantFrom(0, 1)))
     .map(([l, a, b]) => hole(l, ...differing(lat, lat.top, bool(a), typeof b === 'boolean' ? bool(b) : num(b))));
-  return fc.oneof({ withCrossShrink: true }, { weight: 1, arbitrary: expr }, { weight: 2, arbitrary: fc.tuple(secretInput, expr).map(([s, body]) => letIn(s, body)) });
+  return fc.oneof({ withCrossShrink: true },
+    { weight: TUNED_MIX.tuned, arbitrary: expr },
+    { weight: TUNED_MIX.secretInput, arbitrary: fc.tuple(secretInput, expr).map(([s, body]) => letIn(s, body)) },
+    { weight: TUNED_MIX.gadget, arbitrary: gadgets },
+    { weight: TUNED_MIX.naive, arbitrary: naive });
 }
+
+/**
+ * The tuned profile's top level, in shares: the tuned expression grammar, the same after binding a
+ * secret, a gadget (gadgets.ts), and a naive program.
+ */
+export const TUNED_MIX = { tuned: 2, secretInput: 3, gadget: 6, naive: 2 } as const;
 
 /** Which side of a pair to resolve. */
 export type Side = 0 | 1;

@@ -9,7 +9,9 @@ import type { Semantics } from '../semantics/rules-types.ts';
 import { REFERENCE } from '../semantics/rules.ts';
 import { SKIPPING } from '../skipping/skipping.ts';
 import { evaluate, type Evaluation } from '../semantics/evaluate.ts';
-import { modelOf, showModelSpec } from '../generators/models.ts';
+import { modelOf, showModelSpec, type ModelSpec } from '../generators/models.ts';
+import type { PModel } from '../semantics/model.ts';
+import { Recent } from '../runner/recent.ts';
 import type { Profile, Side } from '../generators/programs.ts';
 import { conversationOf, programOf, type PairCase, type SingleCase } from '../generators/pairs.ts';
 import { prettyPrint } from '../syntax/printer.ts';
@@ -41,9 +43,19 @@ export function referenceCtx<L>(lat: Lattice<L>, extra: Partial<LlmbdaCtx<L>> = 
   return { lat, semantics: REFERENCE, skipping: SKIPPING, profile: 'tuned', ...extra };
 }
 
+/** Models of the last few case specs. */
+const models = new Recent<ModelSpec, PModel>();
+
+/** The model a case's spec denotes, built once per spec object (both sides, stats and check share it; models are pure). */
+export function caseModel(spec: ModelSpec): PModel {
+  let m = models.get(spec);
+  if (!m) { m = modelOf(spec); models.set(spec, m); }
+  return m;
+}
+
 /** `⟦pc ⊢ C_side, e_side⟧` under the context's semantics (or the skipping one). */
 export function runSide<L>(ctx: LlmbdaCtx<L>, c: PairCase<L>, side: Side, skipping = false): Evaluation<L> {
-  return evaluate(modelOf(c.model), ctx.lat, c.pc, conversationOf(c, side), programOf(c, side), c.fuel,
+  return evaluate(caseModel(c.model), ctx.lat, c.pc, conversationOf(c, side), programOf(c, side), c.fuel,
     { maxSteps: ctx.maxSteps ?? CASE_STEP_BUDGET, ...(skipping ? { semantics: ctx.skipping, observer: c.obs } : { semantics: ctx.semantics }) });
 }
 
@@ -53,18 +65,19 @@ export function runSide<L>(ctx: LlmbdaCtx<L>, c: PairCase<L>, side: Side, skippi
  */
 export const CASE_STEP_BUDGET = 20_000;
 
-const singleCache = new WeakMap<object, WeakMap<object, Evaluation<unknown>>>();
+/** Per semantics, the last few single cases' evaluations (see `Recent` for why not a WeakMap per case). */
+const singleCache = new WeakMap<object, Recent<object, Evaluation<unknown>>>();
 
 /**
- * `⟦pc ⊢ C, e⟧` of a single case, cached per (semantics, case object): a suite's `stats` and `check` see
+ * `⟦pc ⊢ C, e⟧` of a single case, cached per (semantics, recent case object): a suite's `stats` and `check` see
  * the same case one after the other.
  */
 export function runSingle<L>(ctx: LlmbdaCtx<L>, c: SingleCase<L>): Evaluation<L> {
   let perSem = singleCache.get(ctx.semantics);
-  if (!perSem) { perSem = new WeakMap(); singleCache.set(ctx.semantics, perSem); }
+  if (!perSem) { perSem = new Recent(); singleCache.set(ctx.semantics, perSem); }
   const hit = perSem.get(c) as Evaluation<L> | undefined;
   if (hit) return hit;
-  const res = evaluate(modelOf(c.model), ctx.lat, c.pc, c.conv, c.expr, c.fuel, { semantics: ctx.semantics, maxSteps: ctx.maxSteps ?? CASE_STEP_BUDGET });
+  const res = evaluate(caseModel(c.model), ctx.lat, c.pc, c.conv, c.expr, c.fuel, { semantics: ctx.semantics, maxSteps: ctx.maxSteps ?? CASE_STEP_BUDGET });
   perSem.set(c, res as Evaluation<unknown>);
   return res;
 }

@@ -7,7 +7,7 @@
  * thread. Jobs and results must be structured-cloneable.
  */
 import { Worker } from 'node:worker_threads';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { UserError } from '../util/absurd.ts';
 import { BEATS, HEARTBEAT_BYTES, loadingMessage, Watchdog } from '../util/heartbeat.ts';
 import { importTimeoutMs } from '../util/user-module.ts';
@@ -49,6 +49,17 @@ export interface PoolOptions<J, R> {
 export function poolSize(requested: number | undefined, jobs: number): number {
   const cores = availableParallelism();
   return Math.max(1, Math.min(requested ?? cores, cores, jobs));
+}
+
+/**
+ * A default worker count: one per core while the machine has idle cores (1-minute load average below the core
+ * count), else one. Linux shares CPU fairly between sessions (autogroups), not between threads: on a machine
+ * busy with other sessions a process gets its session's share however many threads it runs, so a second worker
+ * cannot shorten the run and only adds its own start-up and JIT warm-up (measured ≈ 30 % more CPU, and a slower
+ * check: docs/benchmarks.md, "Suite throughput and the worker pool").
+ */
+export function defaultWorkers(load: number = loadavg()[0] ?? 0, cores: number = availableParallelism()): number {
+  return load >= cores ? 1 : cores;
 }
 
 /** Run jobs, in parallel when more than one worker is allowed. */

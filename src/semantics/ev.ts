@@ -21,6 +21,22 @@ import { parseResponse } from './prelude.ts';
 
 export { BudgetExceeded, StackLimitError } from './errors.ts';
 
+/**
+ * Parsed responses, per (lattice, prelude): a suite evaluates thousands of programs under models with the
+ * same few responses, and parsing one (then substituting the prelude) costs more than most evaluations.
+ * Sharing the parsed expression also lets v2 reuse its compiled code (cached per AST node). Bounded.
+ */
+const PARSES = new WeakMap<object, WeakMap<object, Map<string, Expr<unknown>>>>();
+const PARSE_CACHE_LIMIT = 4096;
+
+function sharedParses<L>(lat: Lattice<L>, prelude: Prelude<L>): Map<string, Expr<L>> {
+  let perLat = PARSES.get(lat);
+  if (!perLat) { perLat = new WeakMap(); PARSES.set(lat, perLat); }
+  let m = perLat.get(prelude);
+  if (!m) { m = new Map(); perLat.set(prelude, m); }
+  return m as Map<string, Expr<L>>;
+}
+
 export class Ev<L> {
   private readonly ids = new WeakMap<object, number>();
   private readonly idOfKey = new Map<string, number>();
@@ -31,7 +47,8 @@ export class Ev<L> {
   private readonly stripCache = new WeakMap<object, Expr<never>>();
   private readonly weightCache = new Map<number, ResponseDist>();
   private readonly messagesCache = new Map<number, readonly string[]>();
-  private readonly parseCache = new Map<string, Expr<L>>();
+  /** Shared by every evaluation with the same lattice and prelude (`parse(r)[prelude]` is a pure function of them). */
+  private readonly parseCache: Map<string, Expr<L>>;
   /** Number of rule applications (a cost measure for benchmarks). */
   steps = 0;
   memoHits = 0;
@@ -48,7 +65,9 @@ export class Ev<L> {
     readonly maxSteps: number = Infinity,
     /** Abort with `BudgetExceeded` (limit `outcomes`) when a distribution grows past this many outcomes. */
     readonly maxOutcomes: number = Infinity,
-  ) {}
+  ) {
+    this.parseCache = sharedParses(lat, prelude);
+  }
 
   // ------------------------------------------------------------------------------------------
   // The judgement.
@@ -220,7 +239,11 @@ export class Ev<L> {
   /** `parse(r)[prelude]`: the expression `[true, e]` or `[false, "parse error: …"]`. */
   parse(r: string): Expr<L> {
     let hit = this.parseCache.get(r);
-    if (!hit) { hit = parseResponse(r, this.lat, this.prelude); this.parseCache.set(r, hit); }
+    if (!hit) {
+      if (this.parseCache.size >= PARSE_CACHE_LIMIT) this.parseCache.clear();
+      hit = parseResponse(r, this.lat, this.prelude);
+      this.parseCache.set(r, hit);
+    }
     return hit;
   }
   /** Intern an external conversation's messages. */

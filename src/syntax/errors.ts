@@ -2,7 +2,8 @@
  * Parse errors: the only exception the lexer and parser throw (bad user input, spec §2).
  *
  * The message is what the CLI prints: `file:line:column: description`, then the offending source
- * line and a caret under the column, so a user can find the mistake without a stack trace.
+ * line and a caret under the column, so a user can find the mistake without a stack trace. Input past a
+ * resource limit (nesting too deep) gets one line instead, with a short excerpt inline.
  */
 import { UserError } from '../util/absurd.ts';
 
@@ -29,9 +30,17 @@ export class ParseError extends UserError {
   /** The text of the offending line (without its line break), in full; `message` quotes only a window of it. */
   readonly sourceLine: string;
 
-  constructor(pos: SourcePosition, description: string, sourceLine: string) {
+  /**
+   * `syntax`: a mistake in the program (three lines: header, excerpt, caret). `limit`: the input is beyond a
+   * resource limit (nesting too deep): one line with a short inline excerpt, since such input is usually
+   * generated and its lines huge.
+   */
+  readonly kind: ParseErrorKind;
+
+  constructor(pos: SourcePosition, description: string, sourceLine: string, kind: ParseErrorKind = 'syntax') {
     const safe = safeDescription(description);
-    super(formatParseError(pos, safe, sourceLine));
+    super(kind === 'limit' ? formatLimitError(pos, safe, sourceLine) : formatParseError(pos, safe, sourceLine));
+    this.kind = kind;
     this.file = pos.file;
     this.line = pos.line;
     this.column = pos.column;
@@ -39,6 +48,9 @@ export class ParseError extends UserError {
     this.sourceLine = sourceLine;
   }
 }
+
+/** What a parse error is about: a mistake in the program, or a resource limit of the parser. */
+export type ParseErrorKind = 'syntax' | 'limit';
 
 /** Code points of the source line quoted before the caret, at most. */
 export const EXCERPT_BEFORE = 50;
@@ -115,6 +127,22 @@ export function formatParseError(pos: SourcePosition, description: string, sourc
   return `${pos.file}:${pos.line}:${pos.column}: ${description}\n  ${open}${before}${displayText(sourceLine.slice(at, to))}${close}\n  ${open ? ' ' : ''}${pad}^`;
 }
 
+/** Code points quoted on each side of the column in a resource-limit error's inline excerpt (60 in all). */
+export const LIMIT_EXCERPT = 30;
+
+/**
+ * The one-line message of a resource-limit error: `file:line:column: description, near: …excerpt…`, the excerpt
+ * at most LIMIT_EXCERPT code points on each side of the column (escaped, cut ends marked `…`). 1M nested
+ * parentheses give about 160 bytes.
+ */
+export function formatLimitError(pos: SourcePosition, description: string, sourceLine: string): string {
+  const at = moveCodePoints(sourceLine, 0, pos.column - 1);
+  const from = moveCodePoints(sourceLine, at, -LIMIT_EXCERPT);
+  const to = moveCodePoints(sourceLine, at, LIMIT_EXCERPT);
+  const excerpt = `${from > 0 ? '…' : ''}${displayText(sourceLine.slice(from, to))}${to < sourceLine.length ? '…' : ''}`;
+  return `${pos.file}:${pos.line}:${pos.column}: ${description}${excerpt.trim() === '' ? '' : `, near: ${excerpt}`}`;
+}
+
 /**
  * Maps UTF-16 offsets of one source text to lines and columns. Built once per parse; lookups are
  * a binary search over line starts.
@@ -167,8 +195,8 @@ export class SourceMap {
   }
 
   /** A `ParseError` at an offset. */
-  error(offset: number, description: string): ParseError {
+  error(offset: number, description: string, kind: ParseErrorKind = 'syntax'): ParseError {
     const line = this.lineOf(offset);
-    return new ParseError({ file: this.file, line, column: this.columnOf(offset) }, description, this.lineText(line));
+    return new ParseError({ file: this.file, line, column: this.columnOf(offset) }, description, this.lineText(line), kind);
   }
 }

@@ -9,7 +9,7 @@ import { neg } from '../distributions/rational.ts';
 import type { LabelOps } from './label-ops.ts';
 import * as A from './ast.ts';
 import type { Expr, PlainValue } from './ast.ts';
-import { clip, DEFAULT_FILE, ParseError, SourceMap } from './errors.ts';
+import { clip, DEFAULT_FILE, ParseError, SourceMap, type ParseErrorKind } from './errors.ts';
 import { ask, binop, ifThenElse, interpolate, letIn, logicalAnd, logicalNot, logicalOr, notEqual, recordUpdate, type BinOp } from './helpers.ts';
 import { lex, type Punct, type Token } from './lexer.ts';
 
@@ -92,7 +92,7 @@ function run<L, T>(source: string, lattice: LabelOps<L>, opts: ParseOptions, go:
     // Backstop for callers that are already deep in the stack (e.g. an evaluator parsing a model
     // response): a stack overflow is still a parse error about nesting, never a crash.
     if (e instanceof RangeError && /call stack/i.test(e.message)) {
-      throw parser.errorHere('expression nested too deeply for the available stack');
+      throw parser.limitHere(`nesting deeper than the available stack allows (split it with let)`);
     }
     throw e;
   }
@@ -249,13 +249,13 @@ class Parser<L> {
     return this.fail(t, `expected an expression${after}, found ${this.describe(t)}`);
   }
 
-  private fail(t: Token, description: string): ParseError {
-    return this.map.error(t.start, description);
+  private fail(t: Token, description: string, kind: ParseErrorKind = 'syntax'): ParseError {
+    return this.map.error(t.start, description, kind);
   }
 
-  /** An error at the current token (used by the stack-overflow backstop). */
-  errorHere(description: string): ParseError {
-    return this.fail(this.peek(), description);
+  /** A resource-limit error at the current token (nesting; also the stack-overflow backstop's). */
+  limitHere(description: string): ParseError {
+    return this.fail(this.peek(), description, 'limit');
   }
 
   private expectPunct(p: Punct, context: string): Token {
@@ -277,7 +277,7 @@ class Parser<L> {
   /** Count one level of nesting; beyond MAX_NESTING the input is rejected, not the stack blown. */
   private enter(): void {
     if (++this.depth > MAX_NESTING) {
-      throw this.fail(this.peek(), `expression nested too deeply (more than ${MAX_NESTING} levels); split it with let`);
+      throw this.limitHere(`nesting deeper than ${MAX_NESTING} levels (split it with let)`);
     }
   }
 

@@ -18,6 +18,7 @@ import { finalKey } from '../semantics/evaluate.ts';
 import { loadPrelude, parseResponse } from '../semantics/prelude.ts';
 import { print } from '../syntax/printer.ts';
 import { absurd } from '../util/absurd.ts';
+import { isUserCodeError } from '../util/user-code.ts';
 import { OracleAbort, type OracleAnswer, type RunOutcome, type RunRequest, type Target, type TargetOracle, type TransportFailure } from './target.ts';
 
 /** Budgets of one enumeration (defaults: 2,000 runs, 64 oracle calls per run). */
@@ -27,7 +28,8 @@ export interface EnumerationLimits {
   /**
    * Wall-clock limit per run of an asynchronous in-process target (default: none). A run over it is
    * `timeout` mass and its `signal` is aborted; JavaScript cannot stop a synchronous loop, so a target that
-   * may hang without yielding belongs out of process (stdio targets have their own limit).
+   * may hang without yielding belongs out of process (stdio targets have their own limit); from the CLI, an
+   * in-process target runs in a supervised worker whose watchdog stops the whole command (docs/robustness.md).
    */
   readonly timeoutMs?: number;
 }
@@ -204,7 +206,7 @@ export async function enumerate<L>(
   for (let job = ex.next(); job; job = ex.next()) {
     const { oracle, state } = ex.oracleFor(job);
     let out: RunOutcome<L> | { kind: 'threw'; error: unknown };
-    try { out = await runOnce(target, ex.req, oracle, limits.timeoutMs); } catch (e) { out = { kind: 'threw', error: e }; }
+    try { out = await runOnce(target, ex.req, oracle, limits.timeoutMs); } catch (e) { if (isUserCodeError(e)) throw e; out = { kind: 'threw', error: e }; }
     ex.finish(state, out);
   }
   return ex.result();
@@ -218,7 +220,7 @@ export function enumerateSync<L>(
   for (let job = ex.next(); job; job = ex.next()) {
     const { oracle, state } = ex.oracleFor(job);
     let out: RunOutcome<L> | Promise<RunOutcome<L>> | { kind: 'threw'; error: unknown };
-    try { out = target.run(ex.req, oracle); } catch (e) { out = { kind: 'threw', error: e }; }
+    try { out = target.run(ex.req, oracle); } catch (e) { if (isUserCodeError(e)) throw e; out = { kind: 'threw', error: e }; }
     if (out instanceof Promise) throw new Error(`target ${target.name} is asynchronous: use enumerate, not enumerateSync`);
     ex.finish(state, out);
   }

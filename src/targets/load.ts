@@ -11,6 +11,8 @@ import type { ExprKind } from '../syntax/ast.ts';
 import { ALL_KINDS } from '../syntax/helpers.ts';
 import { UserError } from '../util/absurd.ts';
 import { importUserModule } from '../util/user-module.ts';
+import { guardUserAsyncFn } from '../util/user-code.ts';
+import { guardLattice } from '../lattice/registry.ts';
 import { stdioTarget } from './stdio.ts';
 import type { AnyTarget, FeatureMask } from './target.ts';
 
@@ -42,12 +44,16 @@ export async function loadTarget(spec: string, lattice: AnyLattice, opts: { mask
   const mod = await importUserModule(abs, 'target module');
   let t = mod['default'] ?? mod['target'];
   if (t === undefined) throw new UserError(`target module ${abs} has neither a default export nor an export named 'target'`);
-  if (typeof t === 'function') t = await (t as (l: AnyLattice) => unknown)(lattice);
+  // The user's factory and run are guarded: an exception is theirs (file, line), a loop is named by the watchdog.
+  if (typeof t === 'function') t = await guardUserAsyncFn(t as (l: AnyLattice) => unknown, spec, 'default export')(lattice);
   const o = (t ?? {}) as Record<string, unknown>;
   if (typeof o['name'] !== 'string' || typeof o['run'] !== 'function' || typeof o['lattice'] !== 'object' || o['lattice'] === null) {
     throw new UserError(`target module ${abs}: the export must be a target { name, lattice, run(request, oracle) } (see docs/targets.md)`);
   }
-  const target = t as AnyTarget;
+  const user = t as AnyTarget;
+  // A lattice of the target's own (not the one it was given) is user code too: guarded like a --lattice file.
+  const lat = user.lattice === lattice ? lattice : guardLattice(spec, user.lattice as AnyLattice);
+  const target: AnyTarget = { name: user.name, ...(user.features ? { features: user.features } : {}), lattice: lat, run: guardUserAsyncFn(user.run.bind(user), spec, 'run'), ...(user.close ? { close: guardUserAsyncFn(user.close.bind(user), spec, 'close') } : {}) };
   if (!opts.mask) return target;
   const features = { kinds: [...(target.features?.kinds ?? []), ...(opts.mask.kinds ?? [])], prims: [...(target.features?.prims ?? []), ...(opts.mask.prims ?? [])] };
   return { name: target.name, lattice: target.lattice, features, run: (r, o) => target.run(r, o), close: () => target.close?.() };

@@ -18,6 +18,7 @@ import { classKey } from '../observe/indist.ts';
 import { makeRng, sampledOracle, NoResponse } from '../semantics/sampling.ts';
 import { runRequest } from './enumerate.ts';
 import { OracleAbort, type Target } from './target.ts';
+import { isUserCodeError } from '../util/user-code.ts';
 
 /** Observer classes of `n` sampled runs (`undefined`: the run did not end in a final configuration). */
 export async function sampleClasses<L>(
@@ -39,8 +40,9 @@ export async function sampleClasses<L>(
         return { response, code: parseResponse(response, lat, prelude) };
       });
       out.push(r.kind === 'ok' ? key({ conv: r.conv, value: r.value }) : undefined);
-    } catch {
-      out.push(undefined); // withheld by the model, or the target threw: no final configuration
+    } catch (e) {
+      if (isUserCodeError(e)) throw e; // an in-process target's own exception: the user's, reported as such
+      out.push(undefined); // withheld by the model, or an out-of-process target failed: no final configuration
     }
   }
   return out;

@@ -32,6 +32,16 @@ export interface StdioOptions<L> {
 
 const live = new Set<ChildProcessWithoutNullStreams>();
 let exitHook = false;
+let spawned: ((pid: number) => void) | undefined;
+
+/**
+ * Be told the pid of every child process a stdio target starts in this thread. A supervisor that may
+ * terminate this thread (a worker stopped by the watchdog) kills them itself: a terminated worker runs
+ * no `close()` and no exit hook, and its children would outlive it.
+ */
+export function onChildSpawned(f: ((pid: number) => void) | undefined): void {
+  spawned = f;
+}
 
 /** A target behind a child process speaking JSON lines. */
 export function stdioTarget<L>(lattice: Lattice<L>, opts: StdioOptions<L>): Target<L> {
@@ -60,6 +70,7 @@ export function stdioTarget<L>(lattice: Lattice<L>, opts: StdioOptions<L>): Targ
     const [cmd, ...args] = opts.command;
     const c = spawn(cmd, args, { cwd: opts.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     live.add(c);
+    if (c.pid !== undefined) spawned?.(c.pid);
     stderrTail = '';
     let buf = '';
     c.stdout.setEncoding('utf8');

@@ -28,6 +28,8 @@ import { enumerate, lostKey, lostMass, type EnumerationLimits, type TargetDistri
 import type { FeatureMask, Target } from './target.ts';
 import { compatibilityTest, sampleClasses } from './statistical.ts';
 import { hashString } from '../semantics/models/index.ts';
+import { beat } from '../util/heartbeat.ts';
+import { isUserCodeError } from '../util/user-code.ts';
 
 /** Everything a target suite runs in. */
 export interface TargetEnv<L> {
@@ -233,6 +235,8 @@ export interface TargetRunOptions<Case> {
   readonly examples?: readonly Case[];
   readonly noShrink?: boolean;
   readonly timeoutMs?: number;
+  /** Called at the first failing case, before shrinking (what an interrupted hunt can still print). */
+  readonly onFailure?: (c: Case, reason: string, testsToFailure: number) => void;
 }
 
 /** Run a target suite; replayable from `seed` and `path` like `runSuite`. */
@@ -243,20 +247,32 @@ export async function runTargetSuite<Case, L>(suite: TargetSuite<Case>, env: Tar
   const reasons = new Map<Case, string>();
   let seen = 0, firstFailureAt = 0;
   const started = performance.now();
+  let userFailure: string | undefined;
   const prop = fc.asyncProperty(suite.arbitrary(env), async (c) => {
+    beat();
+    // After the target's own code failed the run is over: every further case (a shrink candidate) passes,
+    // so fast-check stops at once instead of shrinking the user's exception (as runSuite does).
+    if (userFailure !== undefined) return true;
     const m = env.target.features ? [...suite.programs(c), ...suite.responses(c, env.target.lattice)].flatMap((e) => maskedIn(env.target.features, e as Expr<unknown>)) : [];
     if (m.length > 0) {
       if (firstFailureAt === 0) for (const k of new Set(m)) masked[k] = (masked[k] ?? 0) + 1;
       fc.pre(false);
     }
-    const { outcome, stats } = await suite.check(c, env);
+    let judged: Awaited<ReturnType<typeof suite.check>>;
+    try {
+      judged = await suite.check(c, env);
+    } catch (e) {
+      if (isUserCodeError(e)) { userFailure = e.message; return false; }
+      throw e;
+    }
+    const { outcome, stats } = judged;
     if (firstFailureAt === 0) {
       seen++;
       for (const [k, b] of Object.entries(stats)) counts[k] = (counts[k] ?? 0) + (b ? 1 : 0);
     }
     if (!outcome.ok) {
       reasons.set(c, outcome.reason);
-      if (firstFailureAt === 0) firstFailureAt = seen;
+      if (firstFailureAt === 0) { firstFailureAt = seen; opts.onFailure?.(c, outcome.reason, seen); }
       return false;
     }
     return true;
@@ -271,7 +287,9 @@ export async function runTargetSuite<Case, L>(suite: TargetSuite<Case>, env: Tar
   const stats: Record<string, number> = {};
   for (const [k, n] of Object.entries(counts)) stats[k] = seen === 0 ? 0 : n / seen;
   const vacuous = details.failed || !suite.thresholds ? [] : Object.entries(suite.thresholds).filter(([k, t]) => (stats[k] ?? 0) < t).map(([k, t]) => `${k}: ${(stats[k] ?? 0).toFixed(3)} < ${t}`);
+  if (userFailure === undefined && details.failed && isUserCodeError(details.errorInstance)) userFailure = details.errorInstance.message;
   const base = { suite: suite.name, title: suite.title, runs: seen, seed, timeMs: performance.now() - started, stats, discarded: Object.values(masked).reduce((a, b) => a + b, 0), masked };
+  if (userFailure !== undefined) return { ...base, stats: {}, status: 'error', ok: false, vacuous: [], error: userFailure, userCode: true };
   if (details.failed && details.counterexample) {
     const value = details.counterexample[0];
     const thrown = details.errorInstance;

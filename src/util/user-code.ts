@@ -72,3 +72,29 @@ export function describeReturn(r: unknown): string {
   if (typeof r === 'object') return `an object {${Object.keys(r as object).slice(0, 4).join(', ')}}`;
   return typeof r === 'string' ? `the string ${JSON.stringify(r.slice(0, 30))}` : `${typeof r} ${String(r)}`;
 }
+
+/**
+ * Wrap a user function that may return a promise (a target's `run`): like `guardUserFn`, and a rejection is
+ * turned into a `UserCodeError` too. The watchdog's site stays on `FILE:name` until the promise settles, so a
+ * target that loops after an `await` is still named (the toolkit awaits one run at a time).
+ */
+export function guardUserAsyncFn<A extends unknown[], R>(fn: (...args: A) => R | Promise<R>, file: string, name: string): (...args: A) => R | Promise<R> {
+  const id = siteId(`${file}:${name}`);
+  const wrap = (e: unknown): unknown => {
+    if (passesThrough(e) || (e as { name?: unknown } | null)?.name === 'OracleAbort') return e;
+    const msg = e instanceof Error ? `${e.name === 'Error' ? '' : `${e.name}: `}${e.message}` : String(e);
+    return new UserCodeError(`user code failed in ${userLine(e, file) ?? file} (${name}): ${msg.split('\n')[0]}`);
+  };
+  return (...args: A): R | Promise<R> => {
+    const prev = enterUser(id);
+    let r: R | Promise<R>;
+    try {
+      r = fn(...args);
+    } catch (e) {
+      leaveUser(prev);
+      throw wrap(e);
+    }
+    if (!(r instanceof Promise)) { leaveUser(prev); return r; }
+    return r.then((v) => { leaveUser(prev); return v; }, (e: unknown) => { leaveUser(prev); throw wrap(e); });
+  };
+}

@@ -28,6 +28,8 @@ import { absurd } from '../../util/absurd.ts';
 import { compileClosed, type Code, type LamCode } from './code.ts';
 import { depthOf, fromBare, mkValue, readback, type Body2, type V2 } from './values.ts';
 import type { BareValue, PlainValue } from '../../syntax/ast.ts';
+import { runDirect } from './direct.ts';
+import { fastBinops, standardFromBool, type FastBinop } from './prims-fast.ts';
 
 /** Outcome of a derivation attempt: a final configuration or a failure. */
 export type Out<L> = { readonly kind: 'ok'; readonly conv: Conv<L>; readonly value: V2<L> } | Failure;
@@ -36,14 +38,14 @@ export type Out<L> = { readonly kind: 'ok'; readonly conv: Conv<L>; readonly val
 export interface WOut<L> { readonly out: Out<L>; weight: Q.Rational }
 
 /** A configuration `(pc, C, code, env, fuel)`. */
-interface Cfg<L> { readonly pc: L; readonly conv: Conv<L>; readonly code: Code<L>; readonly env: readonly V2<L>[]; readonly fuel: number }
+export interface Cfg<L> { readonly pc: L; readonly conv: Conv<L>; readonly code: Code<L>; readonly env: readonly V2<L>[]; readonly fuel: number }
 
 type Req<L> =
   | { readonly t: 'sub'; readonly cfg: Cfg<L> }
   | { readonly t: 'tail'; readonly cfg: Cfg<L>; readonly w: Q.Rational }
   | { readonly t: 'out'; readonly out: Out<L>; readonly w: Q.Rational };
 
-type Rule<L> = Generator<Req<L>, void, readonly WOut<L>[] | undefined>;
+export type Rule<L> = Generator<Req<L>, void, readonly WOut<L>[] | undefined>;
 
 interface Entry<L> { readonly cfg: Cfg<L>; w: Q.Rational }
 
@@ -82,19 +84,6 @@ interface Task<L> {
   genW: Q.Rational;
   input: readonly WOut<L>[] | undefined;
 }
-
-/**
- * A frame of `Machine.direct`: a rule's generator, or App / Prim / RecordCons-ArrayCons handled by hand with
- * the rule's configuration (`fn`: App's function once its first premise is done; `vs`: the elements so far).
- * `w` is the weight the frame's result carries (the product of its premises' weights so far).
- */
-type DFrame<L> =
-  | { readonly k: 'gen'; readonly gen: Rule<L>; readonly w: Q.Rational }
-  | (DCfg<L> & { readonly k: 'app'; readonly code: Code<L> & { k: 'app' }; w: Q.Rational; fn: V2<L> | undefined })
-  | (DCfg<L> & { readonly k: 'prim'; readonly code: Code<L> & { k: 'prim' }; w: Q.Rational })
-  | (DCfg<L> & { readonly k: 'cons'; readonly code: Code<L> & { k: 'record' | 'array' }; w: Q.Rational; readonly vs: V2<L>[] });
-
-interface DCfg<L> { readonly pc: L; readonly conv: Conv<L>; readonly env: readonly V2<L>[]; readonly fuel: number }
 
 /** Options of the machine. */
 export interface MachineOptions {
@@ -150,9 +139,22 @@ export class Machine<L> {
   directRuns = 0;
   directBails = 0;
 
+  /** The standard binops of the model's table, computed on values (prims-fast.ts), and whether its fromBool is standard. */
+  private readonly binops: ReadonlyMap<string, FastBinop>;
+  private readonly fromBoolStandard: boolean;
+  /** `fromBool`'s two results as runtime bodies (compiled on first use). */
+  private churchTrue: Body2<L> | undefined;
+  private churchFalse: Body2<L> | undefined;
+  /** The lattice's ⊥, and the shared ⊥ unit `{}`. */
+  private readonly bottom: L;
+  private unitBottom: V2<L> | undefined;
+
   constructor(readonly ev: Ev<L>, readonly opts: MachineOptions) {
     this.lat = ev.lat;
     this.probation = opts.probation ?? NODE_PROBATION;
+    this.bottom = ev.lat.bottom;
+    this.binops = fastBinops(ev.model.prims);
+    this.fromBoolStandard = standardFromBool(ev.model.prims);
   }
 
   // ------------------------------------------------------------------------------------------
@@ -241,14 +243,8 @@ export class Machine<L> {
   }
 
   /**
-   * The deterministic fast path: evaluate `root` as ONE run — a stack of frames, App, Prim and
-   * RecordCons/ArrayCons by hand (premises in their generators' order, `appAfter`'s side condition shared),
-   * every other rule by its generator, a tail premise replacing its rule's frame — with no rounds, keys or
-   * memo. It holds as long
-   * as every premise has at most one outcome — then each rule makes at most one terminal request (an
-   * outcome or a tail premise) — and gives up (undefined) at the first rule making a second one (a `recv`
-   * with several responses, or a rule over a branching premise). The result is then exactly the general
-   * machine's: one outcome with its weight (a lone response may weigh less than 1), or none.
+   * The deterministic fast path (direct.ts): `root` as ONE run, exact as long as every premise has at most
+   * one outcome; undefined when it gives up (a rule with a second terminal request: branching).
    *
    * A give-up wastes the attempt's rule applications (they are not counted in `steps`); attempts pause
    * until the general machine has done as many, so the waste is at most the real work.
@@ -256,106 +252,16 @@ export class Machine<L> {
   private direct(root: Cfg<L>): readonly WOut<L>[] | undefined {
     if (this.opts.direct === false || this.steps < this.directResume) return undefined;
     const steps0 = this.steps;
-    const frames: DFrame<L>[] = [];
-    // The result register: `has` false while a premise is running in a frame above; else the premise's
-    // result — none (`val` undefined: an empty distribution), or one outcome with weight `w`: a failure, or
-    // the value `val` with the conversation `oc`.
-    let has = false;
-    let val: V2<L> | Failure | undefined;
-    let oc: Conv<L> = root.conv;
-    let w: Q.Rational = Q.ONE;
-    const outcome = (): Out<L> => (isFailure(val!) ? val as Failure : this.ok(oc, val as V2<L>));
-    /** Start configuration (pc, conv, code, env, fuel) at weight `cw`: its result at once, or a frame. */
-    const enter = (pc: L, conv: Conv<L>, code: Code<L>, env: readonly V2<L>[], fuel: number, cw: Q.Rational): void => {
-      for (;;) {
-        if (fuel <= 0) { has = true; val = FUEL; w = cw; return; }
-        if (code.quick) { has = true; val = this.quickValue(pc, code, env, fuel); oc = conv; w = cw; return; }
-        this.tick();
-        has = false;
-        switch (code.k) {
-          case 'app': {
-            if (!code.fn.quick) { frames.push({ k: 'app', pc, conv, code, env, fuel, w: cw, fn: undefined }); return; }
-            // A quick function premise (a variable, a lambda): no frame for it; a quick argument too: no frame at all.
-            const fn = this.quickValue(pc, code.fn, env, fuel - 1);
-            if (isFailure(fn)) { has = true; val = fn; w = cw; return; }
-            if (!code.arg.quick) { frames.push({ k: 'app', pc, conv, code, env, fuel, w: cw, fn }); return; }
-            const arg = this.quickValue(pc, code.arg, env, fuel - 1);
-            if (isFailure(arg)) { has = true; val = arg; w = cw; return; }
-            if (fn.body.kind !== 'clo') { has = true; val = this.appNonFunction(fn); w = cw; return; }
-            pc = fn.label; code = fn.body.code.body; env = bodyEnv(arg, fn.body.env); fuel--;
-            continue;
-          }
-          case 'prim': frames.push({ k: 'prim', pc, conv, code, env, fuel, w: cw }); return;
-          case 'record': case 'array': frames.push({ k: 'cons', pc, conv, code, env, fuel, w: cw, vs: [] }); return;
-          default: frames.push({ k: 'gen', gen: this.rule({ pc, conv, code, env, fuel }), w: cw });
-        }
-        return;
-      }
-    };
-    enter(root.pc, root.conv, root.code, root.env, root.fuel, Q.ONE);
-    for (;;) {
-      if (has && frames.length === 0) { this.directRuns++; return val === undefined ? [] : [{ out: outcome(), weight: w }]; }
-      const fr = frames[frames.length - 1]!;
-      if (fr.k !== 'gen') {
-        // App, Prim, RecordCons/ArrayCons by hand (the commonest rules), premises in the order of their generators.
-        if (!has) {
-          // First premise.
-          const sub = fr.k === 'app' ? (fr.fn === undefined ? fr.code.fn : fr.code.arg) : fr.k === 'prim' ? fr.code.arg : fr.code.elems[0]!;
-          enter(fr.pc, fr.conv, sub, fr.env, fr.fuel - 1, Q.ONE);
-          continue;
-        }
-        // A premise has finished: none (empty), a failure (the rule's outcome), or a value.
-        if (val === undefined) { frames.pop(); continue; }
-        w = mulW(fr.w, w);
-        if (isFailure(val)) { frames.pop(); continue; }
-        switch (fr.k) {
-          case 'app': {
-            if (fr.fn === undefined) {
-              fr.fn = val;
-              fr.w = w;
-              enter(fr.pc, oc, fr.code.arg, fr.env, fr.fuel - 1, Q.ONE);
-              continue;
-            }
-            frames.pop();
-            // `appAfter` inline: stuck on a non-function, else the body at l1 replaces the frame (tail).
-            const fn = fr.fn;
-            if (fn.body.kind !== 'clo') { val = this.appNonFunction(fn); continue; }
-            enter(fn.label, oc, fn.body.code.body, bodyEnv(val, fn.body.env), fr.fuel - 1, w);
-            continue;
-          }
-          case 'prim':
-            frames.pop();
-            val = this.primValue(fr.pc, val, fr.code.name);
-            continue;
-          case 'cons': {
-            fr.vs.push(val);
-            fr.w = w;
-            if (fr.vs.length < fr.code.elems.length) { enter(fr.pc, oc, fr.code.elems[fr.vs.length]!, fr.env, fr.fuel - 1, Q.ONE); continue; }
-            frames.pop();
-            val = this.aggregate(fr.pc, fr.code, fr.vs);
-            continue;
-          }
-          default: return absurd(fr);
-        }
-      }
-      const r = fr.gen.next(has ? (val === undefined ? [] : [{ out: outcome(), weight: w }]) : undefined);
-      if (r.done) { frames.pop(); has = true; val = undefined; continue; }
-      const q = r.value;
-      if (q.t === 'sub') { enter(q.cfg.pc, q.cfg.conv, q.cfg.code, q.cfg.env, q.cfg.fuel, Q.ONE); continue; }
-      if (!fr.gen.next(undefined).done) {
-        // A second outcome: branching. Give up; pause attempts for as many steps as were wasted.
-        this.directBails++;
-        this.directResume = this.steps + (this.steps - steps0);
-        this.steps = steps0;
-        return undefined;
-      }
-      frames.pop();
-      if (q.t === 'out') {
-        has = true;
-        w = mulW(fr.w, q.w);
-        if (q.out.kind === 'ok') { val = q.out.value; oc = q.out.conv; } else val = q.out;
-      } else enter(q.cfg.pc, q.cfg.conv, q.cfg.code, q.cfg.env, q.cfg.fuel, mulW(fr.w, q.w));
+    const r = runDirect(this, root);
+    if (r === undefined) {
+      // A second outcome: branching. Give up; pause attempts for as many steps as were wasted.
+      this.directBails++;
+      this.directResume = this.steps + (this.steps - steps0);
+      this.steps = steps0;
+      return undefined;
     }
+    this.directRuns++;
+    return r;
   }
 
   private newTask(cfg: Cfg<L>, key: string | undefined, stat: NodeStat | undefined): Task<L> {
@@ -457,7 +363,8 @@ export class Machine<L> {
     throw new BudgetExceeded(outcomeLimitMessage(this.opts.maxOutcomes), 'outcomes', this.opts.maxOutcomes);
   }
 
-  private tick(): void {
+  /** @internal (direct.ts) */
+  tick(): void {
     if (++this.steps > this.opts.maxSteps) throw new BudgetExceeded(stepLimitMessage(this.opts.maxSteps), 'steps', this.opts.maxSteps);
   }
 
@@ -546,8 +453,13 @@ export class Machine<L> {
   // Values and the spec's helpers (on the readback, so they are the spec's own).
 
   private val(label: L, body: Body2<L>): V2<L> { return mkValue(label, body); }
-  private unit(label: L): V2<L> { return mkValue(label, EMPTY_RECORD); }
-  private ok(conv: Conv<L>, value: V2<L>): Out<L> { return { kind: 'ok', conv, value }; }
+  /** `label:{}`; the ⊥ one is shared (values are immutable; its id and depth are the same for every copy). */
+  private unit(label: L): V2<L> {
+    if (label !== this.bottom) return mkValue(label, EMPTY_RECORD);
+    return (this.unitBottom ??= mkValue(label, EMPTY_RECORD));
+  }
+  /** @internal (direct.ts) */
+  ok(conv: Conv<L>, value: V2<L>): Out<L> { return { kind: 'ok', conv, value }; }
   private stuck(rule: string, reason: string): Out<L> { return { kind: 'stuck', rule, reason }; }
   private describe(v: V2<L>): string { return describeValue(this.ev, readback(v)); }
 
@@ -557,8 +469,10 @@ export class Machine<L> {
    * raised along the path (closures and scalars keep their bodies).
    */
   readVar(pc: L, v: V2<L>): V2<L> {
-    const m = this.lat.join(pc, v.label);
     const b = v.body;
+    // At pc ⊥ a value without nested labels reads as itself (⊥ ⊔ l = l): the common case, no join.
+    if (pc === this.bottom && b.kind !== 'record' && b.kind !== 'array') return v;
+    const m = this.lat.join(pc, v.label);
     if (this.opts.brokenVarRead === true) return this.lat.equals(m, v.label) ? v : this.val(m, b);
     let body: Body2<L> = b;
     if (b.kind === 'record' && b.fields.length > 0) {
@@ -595,15 +509,22 @@ export class Machine<L> {
     return isFailure(r) ? r : this.ok(conv, r);
   }
 
-  /** `quick` without the conversation (quick code keeps it): the value, or the failure. */
-  private quickValue(pc: L, code: Code<L>, env: readonly V2<L>[], fuel: number): V2<L> | Failure {
+  /**
+   * `quickValue` of a variable (the commonest quick code; small, so callers in hot loops get it inlined).
+   * The read is the whole derivation of the substituted value (no separate step for the variable).
+   * @internal (direct.ts)
+   */
+  quickVar(pc: L, slot: number, env: readonly V2<L>[], fuel: number): V2<L> | Failure {
     if (fuel <= 0) return FUEL;
-    if (code.k === 'var') {
-      // The read is the whole derivation of the substituted value (no separate step for the variable).
-      const v = env[code.slot]!;
-      this.tick();
-      return fuel >= depthOf(v) ? this.readVar(pc, v) : FUEL;
-    }
+    const v = env[slot]!;
+    this.tick();
+    return fuel >= depthOf(v) ? this.readVar(pc, v) : FUEL;
+  }
+
+  /** `quick` without the conversation (quick code keeps it): the value, or the failure. @internal (direct.ts) */
+  quickValue(pc: L, code: Code<L>, env: readonly V2<L>[], fuel: number): V2<L> | Failure {
+    if (fuel <= 0) return FUEL;
+    if (code.k === 'var') return this.quickVar(pc, code.slot, env, fuel);
     this.tick();
     const f = fuel - 1;
     switch (code.k) {
@@ -612,7 +533,20 @@ export class Machine<L> {
       case 'scalar': return this.val(pc, code.e);
       case 'label': return this.quickValue(this.lat.join(pc, code.label), code.body, env, f);
       case 'prim': {
-        const o = this.quickValue(pc, code.arg, env, f);
+        const a = code.arg;
+        if (a.k === 'array' && a.elems.length === 2) {
+          // A binop over a literal pair: ArrayCons's premises (same fuel and steps), then the values
+          // themselves to the binop when it is a standard one (`primPair`), without building the array.
+          if (f <= 0) return FUEL;
+          this.tick();
+          const a0 = a.elems[0]!, a1 = a.elems[1]!;
+          const x = a0.k === 'var' ? this.quickVar(pc, a0.slot, env, f - 1) : this.quickValue(pc, a0, env, f - 1);
+          if (isFailure(x)) return x;
+          const y = a1.k === 'var' ? this.quickVar(pc, a1.slot, env, f - 1) : this.quickValue(pc, a1, env, f - 1);
+          if (isFailure(y)) return y;
+          return this.primPair(pc, a, x, y, code.name);
+        }
+        const o = this.quickValue(pc, a, env, f);
         return isFailure(o) ? o : this.primValue(pc, o, code.name);
       }
       case 'record': case 'array': {
@@ -647,7 +581,8 @@ export class Machine<L> {
     return this.val(pc, { kind: 'clo', code, env: captured });
   }
 
-  private aggregate(pc: L, code: Code<L> & { k: 'record' | 'array' }, vs: readonly V2<L>[]): V2<L> {
+  /** @internal (direct.ts) */
+  aggregate(pc: L, code: Code<L> & { k: 'record' | 'array' }, vs: readonly V2<L>[]): V2<L> {
     return code.k === 'record'
       ? this.val(pc, { kind: 'record', fields: vs.map((v, i) => ({ name: code.names[i]!, expr: v })) })
       : this.val(pc, { kind: 'array', elems: vs });
@@ -702,7 +637,51 @@ export class Machine<L> {
     return isFailure(r) ? r : this.ok(c1, r);
   }
 
-  private primValue(pc: L, v: V2<L>, name: string): V2<L> | Failure {
+  /**
+   * Prim over the array `[x, y]` built at pc by `code` (ArrayCons's conclusion `pc:[x, y]`): a standard
+   * binop on two scalars directly, label `pc ⊔ deepLabel(pc:[x, y])`; anything else by `primValue` on that array.
+   * @internal (direct.ts)
+   */
+  primPair(pc: L, code: Code<L> & { k: 'array' }, x: V2<L>, y: V2<L>, name: string): V2<L> | Failure {
+    const f = this.binops.get(name);
+    const r = f === undefined ? undefined : f(x.body, y.body);
+    if (r !== undefined) return this.val(this.lat.join(pc, this.lat.join(x.label, y.label)), r);
+    return this.primValue(pc, this.aggregate(pc, code, [x, y]), name);
+  }
+
+  /**
+   * Prim after its premise: `(pc ⊔ deepLabel(V)):wrapValues(primEval(p, stripLabels(V)))`, a standard binop
+   * on two scalars or `fromBool` on the value itself (prims-fast.ts), anything else by the model's table.
+   * @internal (direct.ts)
+   */
+  primValue(pc: L, v: V2<L>, name: string): V2<L> | Failure {
+    const b = v.body;
+    if (b.kind === 'array' && b.elems.length === 2) {
+      // A standard binop on two scalars: computed on the values (prims-fast.ts); label pc ⊔ deepLabel(V).
+      const f = this.binops.get(name);
+      const x = b.elems[0]!, y = b.elems[1]!;
+      const r = f === undefined ? undefined : f(x.body, y.body);
+      if (r !== undefined) return this.val(this.lat.join(pc, this.lat.join(v.label, this.lat.join(x.label, y.label))), r);
+    } else if (name === 'fromBool' && this.fromBoolStandard) {
+      return this.val(this.lat.join(pc, this.deepLabel(v)), this.church(b.kind !== 'bool' || b.value));
+    }
+    return this.primGeneric(pc, v, name);
+  }
+
+  /** The Church boolean `fromBool` returns, as a runtime body (compiled once, through the generic path's own `fromBare`). */
+  private church(t: boolean): Body2<L> {
+    let c = t ? this.churchTrue : this.churchFalse;
+    if (c === undefined) {
+      const r = this.ev.primEval('fromBool', { kind: 'bool', value: t });
+      if (!r.ok) throw new Error('internal error: the standard fromBool failed');
+      c = this.fromBare(this.ev.wrap(r.value));
+      if (t) this.churchTrue = c; else this.churchFalse = c;
+    }
+    return c;
+  }
+
+  /** Prim by the model's table: `primEval(p, stripLabels(V))`, then `(pc ⊔ deepLabel(V)):wrapValues(v′)`. */
+  private primGeneric(pc: L, v: V2<L>, name: string): V2<L> | Failure {
     const r = this.ev.primEval(name, this.plain(v));
     if (!r.ok) return stuckF('Prim', r.reason);
     return this.val(this.lat.join(pc, this.deepLabel(v)), this.fromBare(this.ev.wrap(r.value)));
@@ -736,8 +715,8 @@ export class Machine<L> {
     return this.raise(this.lat.join(a.label, i.label), a.body.elems[k]!);
   }
 
-  /** App's side condition: applying a non-function is stuck (one wording for the generator and the fast path). */
-  private appNonFunction(fn: V2<L>): Failure { return stuckF('App', `applying a non-function ${this.describe(fn)}`); }
+  /** App's side condition: applying a non-function is stuck (one wording for the generator and the fast path). @internal (direct.ts) */
+  appNonFunction(fn: V2<L>): Failure { return stuckF('App', `applying a non-function ${this.describe(fn)}`); }
 
   /** App after both premises: applying a non-function is stuck, else the body at l1 is the tail premise. */
   private appAfter(f: number, fn: V2<L>, c2: Conv<L>, arg: V2<L>, w: Q.Rational): Req<L> & { t: 'out' | 'tail' } {
@@ -769,8 +748,8 @@ export class Machine<L> {
     return { t: 'sub', cfg: { pc, conv, code, env, fuel } };
   }
 
-  /** The rule's generator for a configuration (one generator per paper rule, as in rules.ts). */
-  private rule(cfg: Cfg<L>): Rule<L> {
+  /** The rule's generator for a configuration (one generator per paper rule, as in rules.ts). @internal (direct.ts) */
+  rule(cfg: Cfg<L>): Rule<L> {
     const { pc, conv, code, env } = cfg;
     const f = cfg.fuel - 1;
     switch (code.k) {

@@ -26,9 +26,14 @@ export interface V2<L> {
   id: number;
   /** Fuel a read of this value needs: the derivation depth of evaluating its substituted form (0 = unknown). */
   depth: number;
+  /**
+   * Its readback, once computed (a field rather than a WeakMap keyed by values: values are short-lived, and a
+   * WeakMap lookup and insertion per value cost more than the field).
+   */
+  rb: Value<L> | undefined;
 }
 
-export const mkValue = <L>(label: L, body: Body2<L>): V2<L> => ({ label, body, id: 0, depth: 0 });
+export const mkValue = <L>(label: L, body: Body2<L>): V2<L> => ({ label, body, id: 0, depth: 0, rb: undefined });
 
 /**
  * Fuel needed to evaluate the substituted value expression `l:v` (Labelled, then ScalarLit / Lam /
@@ -44,14 +49,11 @@ export function depthOf<L>(v: V2<L>): number {
   return d;
 }
 
-const READBACK = new WeakMap<object, Value<unknown>>();
-
 /** The substitution-semantics value this runtime value stands for (cached per value object). */
 export function readback<L>(v: V2<L>): Value<L> {
-  const hit = READBACK.get(v) as Value<L> | undefined;
-  if (hit) return hit;
+  if (v.rb !== undefined) return v.rb;
   const out: Value<L> = { kind: 'label', label: v.label, body: readbackBody(v.body) };
-  READBACK.set(v, out as Value<unknown>);
+  v.rb = out;
   return out;
 }
 
@@ -70,15 +72,13 @@ function readbackBody<L>(b: Body2<L>): BareValue<L> {
   }
 }
 
-const FROM = new WeakMap<object, V2<unknown>>();
-
-/** A substitution-semantics value as a runtime value (lambdas become closures with no captures: values are closed). */
+/**
+ * A substitution-semantics value as a runtime value (lambdas become closures with no captures: values are
+ * closed). Not cached per `v` (primitive results are fresh objects); its readback is `v` itself.
+ */
 export function fromValue<L>(v: Value<L>): V2<L> {
-  const hit = FROM.get(v) as V2<L> | undefined;
-  if (hit) return hit;
   const out = mkValue(v.label, fromBare(v.body));
-  FROM.set(v, out as V2<unknown>);
-  READBACK.set(out, v as Value<unknown>);
+  out.rb = v;
   return out;
 }
 

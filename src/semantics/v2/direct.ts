@@ -1,0 +1,237 @@
+/**
+ * Evaluator v2's deterministic fast path (`Machine.direct`, docs/evaluator-v2.md): evaluate one
+ * configuration as ONE run — an ordinary interpreter loop over an explicit stack of frames — for as long
+ * as every premise has at most one outcome.
+ *
+ * App, Prim and RecordCons/ArrayCons are done by hand (their premises in the order of their generators
+ * in machine.ts, App's side condition shared through `appNonFunction`); every other rule runs as its own
+ * generator. A tail premise (App's body) replaces its rule's frame, so a tail loop does not grow the
+ * stack. Each rule then makes at most one terminal request (an outcome or a tail premise); at the first
+ * rule that makes a second one (a `recv` with several responses, or a rule over a branching premise) the
+ * run gives up (`undefined`) and the general machine does the derivation. Otherwise the result is exactly
+ * the general machine's: one outcome with its weight (a lone response of a sub-distribution model may
+ * weigh less than 1), or none.
+ *
+ * Why it is fast: the loop keeps the current configuration and the result in local variables (no closure,
+ * no object per premise), the frames are parallel arrays indexed by depth (no object per frame; a deep
+ * non-tail recursion holds a few array slots per level), and quick code (variables, lambdas, literals,
+ * primitives over them) is evaluated inline by `Machine.quickValue`, whose standard binops work on the
+ * values themselves (prims-fast.ts).
+ */
+import * as Q from '../../distributions/rational.ts';
+import type { Failure } from '../config.ts';
+import type { Conv } from '../odist.ts';
+import type { Code } from './code.ts';
+import type { Cfg, Machine, Rule, WOut } from './machine.ts';
+import type { V2 } from './values.ts';
+
+const FUEL: Failure = { kind: 'fuel' };
+/** A frame's environment once it is no longer needed. */
+const NO_ENV: readonly V2<never>[] = [];
+
+/** Frame kinds: a rule's generator, App waiting for its function / its argument, Prim, RecordCons/ArrayCons, Prim over a literal pair. */
+const GEN = 0, APP_FN = 1, APP_ARG = 2, PRIM = 3, CONS = 4, PRIM_PAIR = 5;
+
+/** A failure (out of fuel, stuck) as opposed to a runtime value: values have no `kind`. */
+function isFailure<L>(x: V2<L> | Failure): x is Failure {
+  return (x as { readonly kind?: unknown }).kind !== undefined;
+}
+
+/** A closure body's environment: the argument in slot 0, then the captured values. */
+function bodyEnv<L>(arg: V2<L>, caps: readonly V2<L>[]): V2<L>[] {
+  const n = caps.length;
+  const e = new Array<V2<L>>(n + 1);
+  e[0] = arg;
+  for (let i = 0; i < n; i++) e[i + 1] = caps[i]!;
+  return e;
+}
+
+/** `a · b` without allocating when either factor is the shared `Q.ONE` (the deterministic case). */
+function mulW(a: Q.Rational, b: Q.Rational): Q.Rational {
+  return a === Q.ONE ? b : b === Q.ONE ? a : Q.mul(a, b);
+}
+
+/**
+ * The fast path's run of `root` on machine `m` (rule applications counted in `m.steps`): the result (empty
+ * or one weighted outcome), or undefined when a rule made a second terminal request (the caller gives up).
+ */
+export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | undefined {
+  // The frames, as parallel arrays; frame i is in use while i < sp. `fx` holds the generator (GEN), App's
+  // function once its first premise is done (APP_ARG) or the elements so far (CONS, PRIM_PAIR); `fw` the
+  // weight the frame's result carries (the product of its premises' weights so far); `fenv` NO_ENV once no
+  // premise left needs the environment. Slots above sp are stale and overwritten by the next push.
+  const fk: number[] = [];
+  const fpc: L[] = [];
+  const fcode: Code<L>[] = [];
+  const fenv: (readonly V2<L>[])[] = [];
+  const ffuel: number[] = [];
+  const fw: Q.Rational[] = [];
+  const fx: unknown[] = [];
+  /** CONS, PRIM_PAIR: how many elements are done. */
+  const fi: number[] = [];
+  let sp = 0;
+
+  // The configuration to enter (pc, conv, code, env, fuel) and the weight `cw` its result carries.
+  let pc = root.pc, conv = root.conv, code = root.code, env = root.env, fuel = root.fuel;
+  let cw: Q.Rational = Q.ONE;
+  // The result register: `has` false when a generator frame is to be started; else the premise's result —
+  // none (`val` undefined: an empty distribution), or one outcome with weight `w`: a failure, or the value
+  // `val` with the conversation `oc`.
+  let has = true;
+  let val: V2<L> | Failure | undefined;
+  let oc: Conv<L> = conv;
+  let w: Q.Rational = Q.ONE;
+
+  for (;;) {
+    // ENTER: run the configuration until a result is in the register or a frame waits for a premise.
+    for (;;) {
+      if (fuel <= 0) { has = true; val = FUEL; w = cw; break; }
+      if (code.quick) { has = true; val = code.k === 'var' ? m.quickVar(pc, code.slot, env, fuel) : m.quickValue(pc, code, env, fuel); oc = conv; w = cw; break; }
+      m.tick();
+      const k = code.k;
+      if (k === 'app') {
+        const fc = code.fn;
+        if (!fc.quick) {
+          if (sp === fk.length) { fk.push(APP_FN); fpc.push(pc); fcode.push(code); fenv.push(env); ffuel.push(fuel); fw.push(cw); fx.push(undefined); fi.push(0); }
+          else { fk[sp] = APP_FN; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = env; ffuel[sp] = fuel; fw[sp] = cw; fx[sp] = undefined; }
+          sp++;
+          code = fc; fuel--; cw = Q.ONE;
+          continue;
+        }
+        // A quick function premise (a variable, a lambda): no frame for it; a quick argument too: no frame at all.
+        const fn = fc.k === 'var' ? m.quickVar(pc, fc.slot, env, fuel - 1) : m.quickValue(pc, fc, env, fuel - 1);
+        if (isFailure(fn)) { has = true; val = fn; w = cw; break; }
+        const ac = code.arg;
+        if (!ac.quick) {
+          // (Its environment is not needed after this premise: not kept, so a deep stack holds less.)
+          if (sp === fk.length) { fk.push(APP_ARG); fpc.push(pc); fcode.push(code); fenv.push(NO_ENV); ffuel.push(fuel); fw.push(cw); fx.push(fn); fi.push(0); }
+          else { fk[sp] = APP_ARG; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = NO_ENV; ffuel[sp] = fuel; fw[sp] = cw; fx[sp] = fn; }
+          sp++;
+          code = ac; fuel--; cw = Q.ONE;
+          continue;
+        }
+        const arg = ac.k === 'var' ? m.quickVar(pc, ac.slot, env, fuel - 1) : m.quickValue(pc, ac, env, fuel - 1);
+        if (isFailure(arg)) { has = true; val = arg; w = cw; break; }
+        const b = fn.body;
+        if (b.kind !== 'clo') { has = true; val = m.appNonFunction(fn); w = cw; break; }
+        // The body at l1 is App's tail premise: enter it in place.
+        pc = fn.label; code = b.code.body; env = bodyEnv(arg, b.env); fuel--;
+        continue;
+      }
+      if (k === 'prim' && code.arg.k === 'array' && code.arg.elems.length === 2) {
+        // Prim over a literal pair that is not quick (`n + f (n - 1)`): one frame for both rules, the
+        // elements kept for `primPair` (no array value, one frame less per level of a deep recursion).
+        // ArrayCons's own application comes first: out of fuel is Prim's outcome, else one more step.
+        if (fuel - 1 <= 0) { has = true; val = FUEL; w = cw; break; }
+        m.tick();
+        if (sp === fk.length) { fk.push(PRIM_PAIR); fpc.push(pc); fcode.push(code); fenv.push(env); ffuel.push(fuel - 1); fw.push(cw); fx.push(new Array<V2<L>>(2)); fi.push(0); }
+        else { fk[sp] = PRIM_PAIR; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = env; ffuel[sp] = fuel - 1; fw[sp] = cw; fx[sp] = new Array<V2<L>>(2); fi[sp] = 0; }
+        sp++;
+        code = code.arg.elems[0]!; fuel -= 2; cw = Q.ONE;
+        continue;
+      }
+      if (k === 'prim' || k === 'record' || k === 'array') {
+        // (A non-quick record or array has at least one element: an empty one is quick.)
+        // Prim's environment is not needed after its premise; a record or array with one element neither.
+        const kind = k === 'prim' ? PRIM : CONS;
+        const x = k === 'prim' ? undefined : new Array<V2<L>>(code.elems.length);
+        const e = k === 'prim' || code.elems.length === 1 ? NO_ENV : env;
+        if (sp === fk.length) { fk.push(kind); fpc.push(pc); fcode.push(code); fenv.push(e); ffuel.push(fuel); fw.push(cw); fx.push(x); fi.push(0); }
+        else { fk[sp] = kind; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = e; ffuel[sp] = fuel; fw[sp] = cw; fx[sp] = x; fi[sp] = 0; }
+        sp++;
+        code = k === 'prim' ? code.arg : code.elems[0]!; fuel--; cw = Q.ONE;
+        continue;
+      }
+      // Any other rule: its generator, started below.
+      const gen = m.rule({ pc, conv, code, env, fuel });
+      if (sp === fk.length) { fk.push(GEN); fpc.push(pc); fcode.push(code); fenv.push(NO_ENV); ffuel.push(fuel); fw.push(cw); fx.push(gen); fi.push(0); }
+      else { fk[sp] = GEN; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = NO_ENV; ffuel[sp] = fuel; fw[sp] = cw; fx[sp] = gen; }
+      sp++;
+      has = false;
+      break;
+    }
+
+    // RETURN: hand the result to the frames until one starts a premise (back to ENTER) or none is left.
+    for (;;) {
+      if (sp === 0) return val === undefined ? [] : [{ out: isFailure(val) ? val : m.ok(oc, val), weight: w }];
+      const top = sp - 1;
+      const k = fk[top]!;
+      if (k === GEN) {
+        const gen = fx[top] as Rule<L>;
+        const r = gen.next(has ? (val === undefined ? [] : [{ out: isFailure(val) ? val : m.ok(oc, val), weight: w }]) : undefined);
+        if (r.done) { sp--; fx[top] = undefined; has = true; val = undefined; continue; }
+        const q = r.value;
+        if (q.t === 'sub') { ({ pc, conv, code, env, fuel } = q.cfg); cw = Q.ONE; break; }
+        // A second terminal request: branching. Give up.
+        if (!gen.next(undefined).done) return undefined;
+        sp--;
+        fx[top] = undefined;
+        if (q.t === 'out') {
+          has = true;
+          w = mulW(fw[top]!, q.w);
+          if (q.out.kind === 'ok') { val = q.out.value; oc = q.out.conv; } else val = q.out;
+          continue;
+        }
+        ({ pc, conv, code, env, fuel } = q.cfg);
+        cw = mulW(fw[top]!, q.w);
+        break;
+      }
+      // App, Prim, RecordCons/ArrayCons: a premise has finished — none (empty), a failure (the rule's outcome), or a value.
+      if (val === undefined) { sp--; continue; }
+      w = mulW(fw[top]!, w);
+      if (isFailure(val)) { sp--; continue; }
+      if (k === APP_FN) {
+        fk[top] = APP_ARG; fx[top] = val; fw[top] = w;
+        const c = fcode[top] as Code<L> & { k: 'app' };
+        pc = fpc[top]!; conv = oc; code = c.arg; env = fenv[top]!; fuel = ffuel[top]! - 1; cw = Q.ONE;
+        fenv[top] = NO_ENV;
+        break;
+      }
+      if (k === APP_ARG) {
+        sp--;
+        // `appAfter` inline: stuck on a non-function, else the body at l1 replaces the frame (tail).
+        const fn = fx[top] as V2<L>;
+        const b = fn.body;
+        if (b.kind !== 'clo') { val = m.appNonFunction(fn); continue; }
+        pc = fn.label; conv = oc; code = b.code.body; env = bodyEnv(val, b.env); fuel = ffuel[top]! - 1; cw = w;
+        break;
+      }
+      if (k === PRIM) {
+        sp--;
+        val = m.primValue(fpc[top]!, val, (fcode[top] as Code<L> & { k: 'prim' }).name);
+        continue;
+      }
+      if (k === PRIM_PAIR) {
+        const p = fcode[top] as Code<L> & { k: 'prim' };
+        const a = p.arg as Code<L> & { k: 'array' };
+        const vs = fx[top] as V2<L>[];
+        fw[top] = w;
+        if (fi[top] === 0) {
+          vs[0] = val;
+          fi[top] = 1;
+          pc = fpc[top]!; conv = oc; code = a.elems[1]!; env = fenv[top]!; fuel = ffuel[top]! - 1; cw = Q.ONE;
+          fenv[top] = NO_ENV;
+          break;
+        }
+        sp--;
+        val = m.primPair(fpc[top]!, a, vs[0]!, val, p.name);
+        continue;
+      }
+      // CONS
+      const c = fcode[top] as Code<L> & { k: 'record' | 'array' };
+      const vs = fx[top] as V2<L>[];
+      const i = fi[top]!;
+      vs[i] = val;
+      fw[top] = w;
+      if (i + 1 < c.elems.length) {
+        pc = fpc[top]!; conv = oc; code = c.elems[i + 1]!; env = fenv[top]!; fuel = ffuel[top]! - 1; cw = Q.ONE;
+        fi[top] = i + 1;
+        // The last element starts: the frame no longer needs the environment.
+        if (i + 2 === c.elems.length) fenv[top] = NO_ENV;
+        break;
+      }
+      sp--;
+      val = m.aggregate(fpc[top]!, c, vs);
+    }
+  }
+}
