@@ -142,6 +142,11 @@ function singleGadgets<L>(k: GadgetKit<L>): Branch<L>[] {
       labelled(l, x), app(labelled(l, lam(x, false)), unit), { kind: 'dynlabel', label: labelLit(l), body: x } as Expr<L>,
       { kind: 'fork', body: labelled(l, x) } as Expr<L>, { kind: 'assert', label: labelLit(l), body: x } as Expr<L>,
     ][form]!) },
+    // the model's reply, also asked under a raised pc: several outcomes for Theorem 3 (its `several outcomes` counter,
+    // ≥ 5 %, fell to 3–5 % without this branch), and a reply made under a raised pc must carry it (Confinement)
+    { weight: 3, arbitrary: fc.tuple(labels, leaf, fc.nat({ max: 2 })).map(([l, x, form]) => [
+      { kind: 'recv' } as Expr<L>, labelled(l, ask(x)), app(labelled(l, lam(ask(x), false)), unit),
+    ][form]!) },
   ];
   if (k.endorse) {
     // Endorse keeps pc: `endorse t e`, also under a raised pc
