@@ -53,8 +53,7 @@ export function guardUserFn<F extends (...args: never[]) => unknown>(fn: F, file
       r = fn.apply(this, args);
     } catch (e) {
       if (passesThrough(e)) throw e;
-      const msg = e instanceof Error ? `${e.name === 'Error' ? '' : `${e.name}: `}${e.message}` : String(e);
-      throw new UserCodeError(`user code failed in ${userLine(e, file) ?? file} (${name}): ${msg.split('\n')[0]}`);
+      throw userFailure(e, file, name);
     } finally {
       leaveUser(prev);
     }
@@ -63,6 +62,12 @@ export function guardUserFn<F extends (...args: never[]) => unknown>(fn: F, file
     return r;
   };
   return guarded as unknown as F;
+}
+
+/** What a user function threw, as the user's error: their file and line, the function, the first line of the message. */
+function userFailure(e: unknown, file: string, name: string): UserCodeError {
+  const msg = e instanceof Error ? `${e.name === 'Error' ? '' : `${e.name}: `}${e.message}` : String(e);
+  return new UserCodeError(`user code failed in ${userLine(e, file) ?? file} (${name}): ${msg.split('\n')[0]}`);
 }
 
 /** A description of a value for "returned X" messages. */
@@ -82,8 +87,7 @@ export function guardUserAsyncFn<A extends unknown[], R>(fn: (...args: A) => R |
   const id = siteId(`${file}:${name}`);
   const wrap = (e: unknown): unknown => {
     if (passesThrough(e) || (e as { name?: unknown } | null)?.name === 'OracleAbort') return e;
-    const msg = e instanceof Error ? `${e.name === 'Error' ? '' : `${e.name}: `}${e.message}` : String(e);
-    return new UserCodeError(`user code failed in ${userLine(e, file) ?? file} (${name}): ${msg.split('\n')[0]}`);
+    return userFailure(e, file, name);
   };
   return (...args: A): R | Promise<R> => {
     const prev = enterUser(id);
