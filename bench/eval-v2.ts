@@ -20,7 +20,7 @@
  *   the median ratio reported.
  *
  * Flags: --cap SECONDS (per measurement, default 60), --webppl-cap SECONDS (WebPPL `enumerate`, default
- * 120), --repeats R (default 3), --pairs P (default 3), --warmup W (default 5), --warm-runs R (default 5),
+ * 120), --repeats R (default 3), --pairs P (default 3), --warmup W (default 20), --warm-runs R (default 15),
  * --shapes a,b (default all), --no-small, --no-doc.
  */
 import { fileURLToPath } from 'node:url';
@@ -44,8 +44,8 @@ const CAP_MS = 1000 * Number(flags.cap ?? 60);
 const WEBPPL_CAP_MS = 1000 * Number(flags['webppl-cap'] ?? 120);
 const REPEATS = Number(flags.repeats ?? 3);
 const PAIRS = Number(flags.pairs ?? 3);
-const WARMUP = Number(flags.warmup ?? 5);
-const WARM_RUNS = Number(flags['warm-runs'] ?? 5);
+const WARMUP = Number(flags.warmup ?? 20);
+const WARM_RUNS = Number(flags['warm-runs'] ?? 15);
 /** An evaluation taking this much CPU or more is not repeated (both sides). */
 const REPEAT_BELOW_MS = 1000;
 const ONE = fileURLToPath(new URL('./eval-v2-one.ts', import.meta.url));

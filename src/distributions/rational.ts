@@ -37,14 +37,15 @@ export class Rational {
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /**
- * gcd of two non-negative integers (1 for gcd(0, 0), so dividing by it is always safe). Exact fast paths
+ * gcd of two non-negative integers (1 for gcd(0, 0), so dividing by it is always safe; exported for
+ * `common.ts`). Exact fast paths
  * before Euclid on bigints (whose every step is a bigint division, most of the cost at large N):
  * - a 1 on either side (a weight times 1/2, an integer sum): 1;
  * - both below 2^53: Euclid on doubles (exact on safe integers);
  * - a power of two on either side (dyadic weights, denominators 2^k): the lowest set bit of the other,
  *   capped by the power — `gcd(2^k, x) = min(2^k, x & −x)`, no division at all.
  */
-function gcd(a: bigint, b: bigint): bigint {
+export function gcd(a: bigint, b: bigint): bigint {
   if (a === 1n || b === 1n) return 1n;
   if (a === 0n) return b === 0n ? 1n : b;
   if (b === 0n) return a;
