@@ -7,10 +7,18 @@
  * the median CPU time of this process. Both answers are compared exactly (`p/q` text), and with an
  * independent closed form where there is one (binomial coefficients over 2^N).
  *
+ * A second table puts today's Henrici form against common-denominator accumulation (`src/distributions/
+ * common.ts`, part 4) on the same workloads and a mixed one, in the same process: a forward pass whose
+ * rounds are summed by `CommonSum` and read back normalised after every round (what a round accumulator
+ * in the evaluator would do), the same pass never normalised until the end (weights kept as integer
+ * numerators over one denominator across rounds), and sums of a distribution's weights (`sumAll` against
+ * a Henrici fold). Answers compared exactly with the Henrici ones and with closed forms.
+ *
  * Flags: --repeats R (default 5), --no-doc. Writes the section `bench:rational` of docs/benchmarks.md.
  */
 import { parseArgs } from 'node:util';
 import * as Q from '../src/distributions/rational.ts';
+import { CommonSum, sumAll } from '../src/distributions/common.ts';
 import { renderTable } from '../src/util/table.ts';
 import { machineInfo, machineMarkdown, mdTable, updateDoc } from './lib/doc.ts';
 import { median, showMs } from './lib/stats.ts';
@@ -109,6 +117,40 @@ const WORK: readonly Work[] = [
   { name: 'counter, 10^5 iterations', run: (o) => counter(o, 100_000), independent: () => ['0', '100000'] },
 ];
 
+/** Forward pass, each round summed by a `CommonSum` and read back normalised (a round accumulator). */
+function forwardRounds(steps: number, states: number, ps: readonly (readonly [bigint, bigint])[], wrap: boolean): string[] {
+  let d: Q.Rational[] = [Q.ONE];
+  for (let i = 0; i < steps; i++) {
+    const acc = new CommonSum<number>();
+    d.forEach((p, s) => ps.forEach(([n, q], c) => acc.addFraction(wrap ? (s + c) % states : s + c, Q.numerator(p) * n, Q.denominator(p) * q)));
+    d = [];
+    for (const [t, w] of acc.entries()) d[t] = w;
+  }
+  return [...d].map((p) => Q.show(p ?? Q.ZERO));
+}
+
+/** Forward pass over one denominator across all rounds: integer numerators, normalised once at the end. */
+function forwardDeferred(steps: number, states: number, ps: readonly (readonly [bigint, bigint])[], wrap: boolean): string[] {
+  let den = 1n;
+  let nums: [number, bigint][] = [[0, 1n]];
+  let last: CommonSum<number> | undefined;
+  for (let i = 0; i < steps; i++) {
+    const acc = new CommonSum<number>();
+    for (const [s, num] of nums) ps.forEach(([n, q], c) => acc.addFraction(wrap ? (s + c) % states : s + c, num * n, den * q));
+    nums = acc.unreduced();
+    den = acc.denominator;
+    last = acc;
+  }
+  const out: string[] = [];
+  for (const [t, w] of last!.entries()) out[t] = Q.show(w);
+  return [...out].map((x) => x ?? '0');
+}
+
+/** Weights of every outcome of a distribution, summed: `sumAll` against a Henrici fold. */
+function massWork(ws: readonly Q.Rational[], common: boolean): string[] {
+  return [Q.show(common ? sumAll(ws) : ws.reduce((a, b) => Q.add(a, b), Q.ZERO))];
+}
+
 function cpu<T>(f: () => T): [number, T] {
   const c0 = process.cpuUsage();
   const r = f();
@@ -135,6 +177,44 @@ for (const w of WORK) {
   process.stderr.write(`${w.name}\n`);
 }
 process.stdout.write(`${renderTable(header, rows)}\n`);
+// Henrici against common-denominator accumulation.
+const MIXED: readonly (readonly [bigint, bigint])[] = [[1n, 2n], [1n, 5n], [3n, 10n], [0n, 1n]].filter(([n]) => n !== 0n) as (readonly [bigint, bigint])[];
+const henriciForward = (steps: number, states: number, ps: readonly (readonly [bigint, bigint])[], wrap: boolean): string[] => forward(NOW, steps, states, ps, wrap);
+/** Path weights of 2^16 paths (a distribution of many dyadic outcomes) and 4,096 mixed weights with denominators 1..12 products. */
+const PATHS16 = ((): Q.Rational[] => { const out: Q.Rational[] = []; for (let i = 0; i < 2 ** 16; i++) out.push(Q.rat(1n, 2n ** 16n)); return out; })();
+const BINOM512 = binomialText(512).map((t) => Q.parseRational(t)!);
+const MIXED_WS = ((): Q.Rational[] => { let x = 12345; const out: Q.Rational[] = []; for (let i = 0; i < 4096; i++) { x = (x * 1103515245 + 12345) % 2147483648; out.push(Q.rat(BigInt(1 + (x % 97)), BigInt(1 + (x % 12)) * BigInt(1 + ((x >> 8) % 12)) * 6n ** BigInt(x % 40))); } return out; })();
+interface Work2 { readonly name: string; readonly henrici: () => string[]; readonly rounds?: () => string[]; readonly common: () => string[]; readonly independent?: () => string[] }
+const WORK2: readonly Work2[] = [
+  { name: '(a) flips forward, N = 256 (dyadic)', henrici: () => henriciForward(256, 0, HALF, false), rounds: () => forwardRounds(256, 0, HALF, false), common: () => forwardDeferred(256, 0, HALF, false), independent: () => binomialText(256) },
+  { name: '(a) flips forward, N = 512 (dyadic)', henrici: () => henriciForward(512, 0, HALF, false), rounds: () => forwardRounds(512, 0, HALF, false), common: () => forwardDeferred(512, 0, HALF, false), independent: () => binomialText(512) },
+  { name: '(b) chain mod 5, N = 256 (2^a·3^b)', henrici: () => henriciForward(256, 5, THIRDS, true), rounds: () => forwardRounds(256, 5, THIRDS, true), common: () => forwardDeferred(256, 5, THIRDS, true) },
+  { name: '(b) chain mod 5, N = 1024 (2^a·3^b)', henrici: () => henriciForward(1024, 5, THIRDS, true), rounds: () => forwardRounds(1024, 5, THIRDS, true), common: () => forwardDeferred(1024, 5, THIRDS, true) },
+  { name: 'mixed chain mod 7 (1/2, 1/5, 3/10), N = 512', henrici: () => henriciForward(512, 7, MIXED, true), rounds: () => forwardRounds(512, 7, MIXED, true), common: () => forwardDeferred(512, 7, MIXED, true) },
+  { name: 'mass of 2^16 path weights 1/2^16', henrici: () => massWork(PATHS16, false), common: () => massWork(PATHS16, true), independent: () => ['1'] },
+  { name: 'mass of (a)\'s N = 512 row', henrici: () => massWork(BINOM512, false), common: () => massWork(BINOM512, true), independent: () => ['1'] },
+  { name: 'mass of 4,096 mixed weights (dens ≤ 144·6^39)', henrici: () => massWork(MIXED_WS, false), common: () => massWork(MIXED_WS, true) },
+];
+const header2 = ['workload', 'Henrici (today)', 'CommonSum per round', 'per-round speed-up', 'common denominator across rounds / sumAll', 'speed-up', 'answers'];
+const rows2: string[][] = [];
+for (const w of WORK2) {
+  const th: number[] = [], tr: number[] = [], tc: number[] = [];
+  let rh: string[] = [], rr: string[] | undefined, rc: string[] = [];
+  for (let i = 0; i < REPEATS; i++) {
+    [th[i], rh] = cpu(w.henrici);
+    if (w.rounds) { let x: string[]; [tr[i], x] = cpu(w.rounds); rr = x; }
+    [tc[i], rc] = cpu(w.common);
+  }
+  const sameAs = (xs: readonly string[] | undefined): boolean => xs !== undefined && xs.length === rh.length && xs.every((x, i) => x === rh[i]);
+  const ind = w.independent?.();
+  const indOk = ind === undefined ? undefined : sameAs(ind);
+  const h = median(th), c = median(tc), r = w.rounds ? median(tr) : NaN;
+  rows2.push([w.name, showMs(h), w.rounds ? showMs(r) : '—', w.rounds ? `${(h / r).toFixed(2)}×` : '—', showMs(c), `${(h / c).toFixed(2)}×`,
+    `${sameAs(rc) && (w.rounds === undefined || sameAs(rr)) ? 'identical' : 'DIFFER'}${indOk === undefined ? '' : indOk ? ', = closed form' : ', ≠ CLOSED FORM'}`]);
+  process.stderr.write(`${w.name}\n`);
+}
+process.stdout.write(`${renderTable(header2, rows2)}\n`);
+
 if (!flags['no-doc']) {
   updateDoc('bench:rational', [
     '### Exact rationals: fast paths vs the Henrici form (`npm run bench:rational`)',
@@ -143,5 +223,8 @@ if (!flags['no-doc']) {
       '"answers": both backends\' results compared as exact `p/q` text, and with a closed form where there is one.',
     ]),
     mdTable(header, rows),
+    '#### Henrici against common-denominator accumulation (`src/distributions/common.ts`), same process',
+    `Each cell: median CPU time of ${REPEATS} runs, the backends alternating. "CommonSum per round": each round's weights summed over one denominator and read back normalised (one gcd per state per round instead of one per addition). "Across rounds": integer numerators over one denominator for the whole pass, normalised once at the end; for the mass rows, \`sumAll\` against a fold of Henrici additions.`,
+    mdTable(header2, rows2),
   ].join('\n\n'));
 }

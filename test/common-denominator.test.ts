@@ -77,4 +77,23 @@ describe('CommonSum: exact sums over one denominator', () => {
     expect(Q.show(sumAll([]))).toBe('0');
     expect(() => acc.addFraction(2, 1n, 0n)).toThrow(/not positive/);
   });
+
+  it('chains rounds unreduced (unreduced + denominator) and still reads the exact binomial row of 40 fair flips', () => {
+    let den = 1n;
+    let nums: [number, bigint][] = [[0, 1n]];
+    let acc = new CommonSum<number>();
+    for (let i = 0; i < 40; i++) {
+      acc = new CommonSum<number>();
+      for (const [s, n] of nums) { acc.addFraction(s, n, 2n * den); acc.addFraction(s + 1, n, 2n * den); }
+      nums = acc.unreduced();
+      den = acc.denominator;
+    }
+    // Independent: C(40, k) / 2^40 by the multiplicative formula.
+    let c = 1n;
+    for (let k = 0; k <= 40; k++) {
+      expect(Q.show(acc.weightOf(k))).toBe(Q.show(Q.rat(c, 2n ** 40n)));
+      c = (c * BigInt(40 - k)) / BigInt(k + 1);
+    }
+    expect(den).toBe(2n ** 40n);
+  });
 });

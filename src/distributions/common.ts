@@ -73,6 +73,14 @@ export class CommonSum<K> {
     return out;
   }
 
+  /**
+   * Every key with its numerator over `denominator`, NOT reduced, in insertion order: for chaining rounds
+   * of a forward pass without normalising in between (`addFraction(k, num · p, denominator · q)`).
+   */
+  unreduced(): [K, bigint][] {
+    return [...this.#nums];
+  }
+
   /** The sum of every weight, normalised (one gcd). */
   total(): Rational {
     let t = 0n;
