@@ -1,7 +1,10 @@
 /**
  * One measurement of `npm run bench:eval-v2`, in its own process (so peak memory is this run's):
- * argv[2] = JSON `{shape, n, engine, repeats}`. Evaluates `repeats` times and prints one JSON line:
- * median wall and CPU time, rule applications, v2's peak table sizes, peak RSS, the distribution.
+ * argv[2] = JSON `{shape, n, engine, repeats, warmup?, repeatBelowMs?}`. The same protocol as
+ * bench/webppl-runner.cjs: `warmup` unmeasured evaluations first, then measured ones, repeated while an
+ * evaluation takes less CPU than `repeatBelowMs` (default: always), up to `repeats`. Prints one JSON line:
+ * every measured run's wall and CPU time and their medians, the process's first evaluation (cold),
+ * rule applications, v2's peak table sizes, peak RSS, the distribution.
  */
 import * as Q from '../src/distributions/rational.ts';
 import { entries } from '../src/distributions/subdist.ts';
@@ -17,7 +20,11 @@ import { SHAPES } from './eval-v2-shapes.ts';
 import { median } from './lib/stats.ts';
 
 /** `v2-general`: v2 without its deterministic fast path (`direct: false`), to measure what the fast path gives. */
-const task = JSON.parse(process.argv[2] ?? '{}') as { shape: string; n: number; engine: 'v2' | 'v2-general' | 'substitution'; repeats: number };
+const task = JSON.parse(process.argv[2] ?? '{}') as {
+  shape: string; n: number; engine: 'v2' | 'v2-general' | 'substitution'; repeats: number; warmup?: number; repeatBelowMs?: number;
+};
+const WARMUP = task.warmup ?? 0;
+const REPEAT_BELOW_MS = task.repeatBelowMs ?? Infinity;
 const shape = SHAPES[task.shape]!;
 const lat = latticeByName('powerset-us')!;
 const model = resolveModel(shape.model);
@@ -26,21 +33,28 @@ const expr = closeProgram(parse(shape.llmbda(task.n), lat), prelude);
 const FUEL = 1_000_000_000;
 const walls: number[] = [];
 const cpus: number[] = [];
+let cold: [number, number] | undefined;
 let last: ReturnType<typeof evaluateV2<unknown>> | ReturnType<typeof evaluate<unknown>> | undefined;
 try {
-  for (let i = 0; i < task.repeats; i++) {
+  for (let i = 0; walls.length < task.repeats; i++) {
     const c0 = process.cpuUsage();
     const t0 = performance.now();
     last = task.engine !== 'substitution'
       ? evaluateV2(model, lat, lat.bottom, { label: lat.bottom, messages: [] }, expr, FUEL, { prelude, ...(task.engine === 'v2-general' ? { direct: false } : {}) })
       : evaluate(model, lat, lat.bottom, { label: lat.bottom, messages: [] }, expr, FUEL, { prelude, engine: 'substitution' });
-    walls.push(performance.now() - t0);
+    const ms = performance.now() - t0;
     const c = process.cpuUsage(c0);
-    cpus.push((c.user + c.system) / 1000);
+    const cpu = (c.user + c.system) / 1000;
+    cold ??= [ms, cpu];
+    if (i < WARMUP) continue;
+    walls.push(ms);
+    cpus.push(cpu);
+    if (cpu >= REPEAT_BELOW_MS) break;
   }
   const r = last!;
   process.stdout.write(`${JSON.stringify({
-    ok: true, ms: median(walls), cpuMs: median(cpus), runs: walls.length, steps: r.steps,
+    ok: true, ms: median(walls), cpuMs: median(cpus), runs: walls.length, walls, cpus, warmup: WARMUP,
+    coldMs: cold![0], coldCpuMs: cold![1], steps: r.steps,
     peakMemo: 'peakMemo' in r ? r.peakMemo : undefined, peakRound: 'peakRound' in r ? r.peakRound : undefined,
     maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
     mass: Q.show(r.mass), missing: r.missing.map((m) => `${Q.show(m.weight)} ${failureKey(m.failure)}`),

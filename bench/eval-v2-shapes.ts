@@ -47,6 +47,13 @@ function chainExact(n: number): [string, string][] {
 }
 
 export const SHAPES: Readonly<Record<string, Shape>> = {
+  empty: {
+    name: 'empty run (baseline)', merging: true, model: 'coin:1/2',
+    description: 'the program `0`: what a process of each side costs before any work (Node, tsx or WebPPL\'s compiler, the prelude)',
+    llmbda: () => '0',
+    webppl: () => `Infer({method: 'enumerate'}, function() { return 0; });`,
+    exact: () => [['0', '1']],
+  },
   counter: {
     name: 'deterministic counter', merging: true, model: 'coin:1/2',
     description: 'tail-recursive counter `count N 0` (one outcome, no randomness)',

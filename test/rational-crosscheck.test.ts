@@ -95,4 +95,54 @@ describe('rational backend agrees with mathjs Fraction', () => {
     expect(Q.toDecimal(Q.rat(-21, 100), 4)).toBe('-0.2100');
     expect(Q.toDecimal(Q.rat(2, 3), 2)).toBe('0.67');
   });
+
+  it('agrees on chains of operations whose reducing gcds are deferred (observed only at the end)', () => {
+    // `add` defers its gcd (common-denominator sums, reduced when observed or after 16 levels): chains of up
+    // to 60 operations over (a)- and (b)-like weights build deferred values, reduce some on the way (past the
+    // level bound) and feed them back into every operation; only the final value is observed.
+    const w = fc.oneof(
+      fc.tuple(fc.bigInt({ min: -50n, max: 50n }), fc.constantFrom(1n, 2n, 3n, 6n, 4n, 9n, 5n, 7n)),
+      fc.tuple(fc.bigInt({ min: -(2n ** 80n), max: 2n ** 80n }), fc.tuple(fc.integer({ min: 0, max: 60 }), fc.integer({ min: 0, max: 40 })).map(([a, b]) => 2n ** BigInt(a) * 3n ** BigInt(b))),
+    );
+    const op = fc.constantFrom('add', 'add', 'add', 'sub', 'mul', 'neg', 'div', 'mod', 'self') ;
+    fc.assert(
+      fc.property(w, fc.array(fc.tuple(op, w), { maxLength: 60 }), ([n0, d0], steps) => {
+        let a = Q.rat(n0, d0);
+        let f = new Fraction(n0, d0);
+        for (const [o, [n, d]] of steps) {
+          const b = Q.rat(n, d);
+          const fb = new Fraction(n, d);
+          switch (o) {
+            case 'add': a = Q.add(a, b); f = f.add(fb); break;
+            case 'sub': a = Q.sub(a, b); f = f.sub(fb); break;
+            case 'mul': a = Q.mul(a, b); f = f.mul(fb); break;
+            case 'neg': a = Q.neg(a); f = f.neg(); break;
+            case 'div': if (!Q.isZero(b)) { a = Q.div(a, b); f = f.div(fb); } break;
+            case 'mod': if (!Q.isZero(b)) { a = Q.mod(a, b); f = f.mod(fb); } break;
+            case 'self': a = Q.add(a, a); f = f.add(f); break;
+          }
+        }
+        const text = f.d === 1n ? String(f.s * f.n) : `${f.s * f.n}/${f.d}`;
+        expect(Q.show(a)).toBe(text);
+        expect(same(a, f)).toBe(true);
+        expect(Q.isInteger(a)).toBe(f.d === 1n);
+      }),
+      { numRuns: 1500, seed: 4 },
+    );
+  });
+
+  it('compares deferred sums by value: eq, cmp, isInteger, toNumber before any other observation', () => {
+    const sixth = Q.rat(1, 6);
+    const half = Q.add(Q.add(sixth, sixth), sixth); // 3/6 held unreduced
+    expect(Q.eq(half, Q.rat(1, 2))).toBe(true);
+    expect(Q.cmp(Q.add(Q.add(sixth, sixth), sixth), Q.rat(1, 2))).toBe(0);
+    const one = Q.add(Q.rat(1, 3), Q.rat(2, 3)); // 3/3
+    expect(Q.isInteger(one)).toBe(true);
+    expect(Q.eq(Q.mul(Q.add(Q.rat(1, 3), Q.rat(2, 3)), Q.rat(2)), Q.rat(2))).toBe(true);
+    // A sum of 2^12 terms 2^-1100 (far past the level bound): exactly 2^-1088, finite as a double only once reduced.
+    let t = Q.ZERO;
+    for (let i = 0; i < 4096; i++) t = Q.add(t, Q.rat(1n, 2n ** 1100n));
+    expect(Q.toNumber(Q.mul(t, Q.rat(2n ** 1088n)))).toBe(1);
+    expect(Q.show(t)).toBe(`1/${2n ** 1088n}`);
+  });
 });

@@ -60,9 +60,21 @@ export interface WebpplResult {
   readonly compileMs: number;
   /** Fastest run (runs under 1 s are repeated up to three times). */
   readonly inferMs: number;
-  /** First (cold) run. */
+  /** First (cold) run of the process, warm-up runs included. */
   readonly coldMs: number;
+  /** Measured runs (warm-up runs excluded). */
   readonly runs: number;
+  /** Per measured run: wall time of inference, and CPU time of the WebPPL process (`process.cpuUsage`). */
+  readonly times: readonly number[];
+  readonly cpus: readonly number[];
+  /** Unmeasured runs made first. */
+  readonly warmup: number;
+  readonly medianMs: number;
+  readonly medianCpuMs: number;
+  /** CPU time of the first run of the process. */
+  readonly coldCpuMs: number;
+  /** Peak resident set of the WebPPL process (MB), compilation included. */
+  readonly maxRssMB: number;
   /** `[value, probability]` rows of the marginal. */
   readonly dist: readonly (readonly [unknown, number])[];
 }
@@ -70,11 +82,12 @@ export interface WebpplResult {
 const WEBPPL_RUNNER = fileURLToPath(new URL('../webppl-runner.cjs', import.meta.url));
 
 /**
- * Run a WebPPL program in a fresh `node` process; the cap counts from the end of compilation. Runs
- * faster than `repeatBelowMs` are repeated up to `maxRuns` times and the fastest is reported.
+ * Run a WebPPL program in a fresh `node` process; the cap counts from the end of compilation. After
+ * `warmup` unmeasured runs (default 0), runs faster than `repeatBelowMs` are repeated up to `maxRuns`
+ * times; every measured run's wall and CPU time is reported, `inferMs` is the fastest.
  */
-export function runWebppl(source: string, capMs: number, repeat: { readonly repeatBelowMs: number; readonly maxRuns: number }): Promise<Capped<WebpplResult>> {
-  const env = { ...process.env, BENCH_REPEAT_BELOW_MS: String(repeat.repeatBelowMs), BENCH_MAX_RUNS: String(repeat.maxRuns) };
+export function runWebppl(source: string, capMs: number, repeat: { readonly repeatBelowMs: number; readonly maxRuns: number; readonly warmup?: number }): Promise<Capped<WebpplResult>> {
+  const env = { ...process.env, BENCH_REPEAT_BELOW_MS: String(repeat.repeatBelowMs), BENCH_MAX_RUNS: String(repeat.maxRuns), BENCH_WARMUP: String(repeat.warmup ?? 0) };
   const child = spawn(process.execPath, [WEBPPL_RUNNER], { stdio: ['pipe', 'pipe', 'pipe'], env });
   return new Promise((resolve) => {
     let out = '';

@@ -2,3 +2,4 @@
 export * as Q from './rational.ts';
 export type { Rational } from './rational.ts';
 export * from './subdist.ts';
+export { CommonSum, sumAll } from './common.ts';

@@ -9,22 +9,38 @@
  * operation (docs/design.md, docs/benchmarks.md).
  */
 
+/**
+ * How many additions in a row may skip their reducing gcd before a result is reduced anyway (see `add`):
+ * bounds the common factors a lazy value can carry.
+ */
+const LAZY_MAX = 16;
+
 /** An exact rational. Treat as opaque: use the functions below, never `===`. */
 export class Rational {
-  /** Numerator (sign included) and positive denominator, coprime. */
-  private constructor(readonly num: bigint, readonly den: bigint) {}
+  /**
+   * Numerator (sign included) and positive denominator. Coprime when `lazy` is 0; otherwise a sum whose
+   * reducing gcd was deferred (`add`), reduced in place — same value — the first time it is observed
+   * (`eq`, `show`, `numerator`, …) or once `lazy` passes `LAZY_MAX`. Module-internal: read them through
+   * the functions below, which see only reduced values.
+   */
+  private constructor(public num: bigint, public den: bigint, public lazy: number) {}
 
   /** Build a normalised rational; `den` must be non-zero. */
   static of(num: bigint, den: bigint): Rational {
     if (den === 0n) throw new RangeError('rational with zero denominator');
     if (den < 0n) { num = -num; den = -den; }
     const g = gcd(num < 0n ? -num : num, den);
-    return g === 1n ? new Rational(num, den) : new Rational(num / g, den / g);
+    return g === 1n ? new Rational(num, den, 0) : new Rational(num / g, den / g, 0);
   }
 
   /** A rational the caller has already normalised (coprime, positive denominator): module-internal fast path. */
   static normalised(num: bigint, den: bigint): Rational {
-    return new Rational(num, den);
+    return new Rational(num, den, 0);
+  }
+
+  /** `num/den` (positive `den`) whose reduction is deferred `lazy` levels: module-internal. */
+  static deferred(num: bigint, den: bigint, lazy: number): Rational {
+    return new Rational(num, den, lazy);
   }
 
   /** For display in debuggers and template strings: `p/q`. */
@@ -33,18 +49,29 @@ export class Rational {
   }
 }
 
+/** Reduce a deferred sum in place (the value is unchanged); returns it. */
+function reduced(a: Rational): Rational {
+  if (a.lazy !== 0) {
+    const g = gcd(a.num < 0n ? -a.num : a.num, a.den);
+    if (g !== 1n) { a.num /= g; a.den /= g; }
+    a.lazy = 0;
+  }
+  return a;
+}
+
 /** Largest bigint converted to a double without loss (2^53 − 1). */
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /**
- * gcd of two non-negative integers (1 for gcd(0, 0), so dividing by it is always safe). Exact fast paths
+ * gcd of two non-negative integers (1 for gcd(0, 0), so dividing by it is always safe; exported for
+ * `common.ts`). Exact fast paths
  * before Euclid on bigints (whose every step is a bigint division, most of the cost at large N):
  * - a 1 on either side (a weight times 1/2, an integer sum): 1;
  * - both below 2^53: Euclid on doubles (exact on safe integers);
  * - a power of two on either side (dyadic weights, denominators 2^k): the lowest set bit of the other,
  *   capped by the power — `gcd(2^k, x) = min(2^k, x & −x)`, no division at all.
  */
-function gcd(a: bigint, b: bigint): bigint {
+export function gcd(a: bigint, b: bigint): bigint {
   if (a === 1n || b === 1n) return 1n;
   if (a === 0n) return b === 0n ? 1n : b;
   if (b === 0n) return a;
@@ -82,41 +109,66 @@ export function parseRational(text: string): Rational | undefined {
   return Rational.of(sign === '-' ? -n : n, d);
 }
 
-/** Henrici's addition: reduce by the gcd of the denominators first, so the final gcd is small. */
+/**
+ * Henrici's addition with the reducing gcd deferred. Henrici: reduce by g = gcd of the denominators first,
+ * then by gcd(t, g) of the new numerator — on exact weights with large 2^a·3^b denominators that second gcd
+ * is Euclid on big numbers, the dominant cost. Here the sum keeps the common denominator lcm(a.den, b.den)
+ * and its integer numerator unreduced (common-denominator arithmetic: later sums into it are plain integer
+ * additions when the denominators agree), and is reduced once, when it is observed or after `LAZY_MAX`
+ * deferred levels. Exact either way: only the moment of the gcd changes.
+ */
 export function add(a: Rational, b: Rational): Rational {
   if (a.num === 0n) return b;
   if (b.num === 0n) return a;
   if (a.den === 1n && b.den === 1n) return Rational.normalised(a.num + b.num, 1n);
-  const g = a.den === b.den ? a.den : gcd(a.den, b.den);
-  if (g === 1n) return Rational.normalised(a.num * b.den + b.num * a.den, a.den * b.den);
+  const lazy = (a.lazy > b.lazy ? a.lazy : b.lazy) + 1;
+  if (a.den === b.den) return sum(a.num + b.num, a.den, lazy);
+  const g = gcd(a.den, b.den);
+  // Coprime denominators: the sum of two reduced fractions is reduced, and a lazy operand's common factors carry over unchanged.
+  if (g === 1n) return Rational.deferred(a.num * b.den + b.num * a.den, a.den * b.den, lazy - 1);
   const bg = b.den / g;
-  const t = a.num * bg + b.num * (a.den / g);
+  return sum(a.num * bg + b.num * (a.den / g), a.den * bg, lazy);
+}
+
+/** A sum `t/d` over the common denominator, reduced now only when it has been deferred long enough. */
+function sum(t: bigint, d: bigint, lazy: number): Rational {
   if (t === 0n) return ZERO;
-  const g2 = gcd(t < 0n ? -t : t, g);
-  return Rational.normalised(t / g2, (a.den / g2) * bg);
+  if (lazy <= LAZY_MAX) return Rational.deferred(t, d, lazy);
+  const g = gcd(t < 0n ? -t : t, d);
+  return g === 1n ? Rational.normalised(t, d) : Rational.normalised(t / g, d / g);
 }
 export function sub(a: Rational, b: Rational): Rational { return add(a, neg(b)); }
-/** Cross-cancelled multiplication: gcds of each numerator with the other denominator only. */
+/**
+ * Cross-cancelled multiplication: gcds of each numerator with the other denominator only (cheap when one
+ * side is a model's small probability). Reduced inputs give a reduced product; a deferred operand's common
+ * factors may remain, so the product stays deferred at the same level.
+ */
 export function mul(a: Rational, b: Rational): Rational {
   if (a.num === 0n || b.num === 0n) return ZERO;
   if (a.den === 1n && b.den === 1n) return Rational.normalised(a.num * b.num, 1n);
   const g1 = gcd(a.num < 0n ? -a.num : a.num, b.den);
   const g2 = gcd(b.num < 0n ? -b.num : b.num, a.den);
-  return Rational.normalised((a.num / g1) * (b.num / g2), (a.den / g2) * (b.den / g1));
+  const lazy = a.lazy > b.lazy ? a.lazy : b.lazy;
+  return Rational.deferred((a.num / g1) * (b.num / g2), (a.den / g2) * (b.den / g1), lazy);
 }
 /** Division; throws on a zero divisor (callers check first: division by zero is a stuck run, not a crash). */
 export function div(a: Rational, b: Rational): Rational { return Rational.of(a.num * b.den, a.den * b.num); }
-export function neg(a: Rational): Rational { return Rational.of(-a.num, a.den); }
+export function neg(a: Rational): Rational { return Rational.deferred(-a.num, a.den, a.lazy); }
 /** -1, 0, 1 */
 export function cmp(a: Rational, b: Rational): number {
   const l = a.num * b.den, r = b.num * a.den;
   return l < r ? -1 : l > r ? 1 : 0;
 }
-export function eq(a: Rational, b: Rational): boolean { return a.num === b.num && a.den === b.den; }
+export function eq(a: Rational, b: Rational): boolean {
+  if (a === b) return true;
+  reduced(a);
+  reduced(b);
+  return a.num === b.num && a.den === b.den;
+}
 export function lt(a: Rational, b: Rational): boolean { return cmp(a, b) < 0; }
 export function le(a: Rational, b: Rational): boolean { return cmp(a, b) <= 0; }
 export function isZero(a: Rational): boolean { return a.num === 0n; }
-export function isInteger(a: Rational): boolean { return a.den === 1n; }
+export function isInteger(a: Rational): boolean { return reduced(a).den === 1n; }
 export function max(a: Rational, b: Rational): Rational { return le(a, b) ? b : a; }
 export function min(a: Rational, b: Rational): Rational { return le(a, b) ? a : b; }
 /** Remainder with the sign of the dividend (JavaScript's `%`, as mathjs's `Fraction.mod`): `a - b·trunc(a/b)`. */
@@ -130,12 +182,13 @@ export function mod(a: Rational, b: Rational): Rational {
  */
 export function integer(n: bigint): Rational { return Rational.normalised(n, 1n); }
 /** Numerator with sign. */
-export function numerator(a: Rational): bigint { return a.num; }
+export function numerator(a: Rational): bigint { return reduced(a).num; }
 /** Positive denominator. */
-export function denominator(a: Rational): bigint { return a.den; }
+export function denominator(a: Rational): bigint { return reduced(a).den; }
 
 /** Canonical text: `p/q` or `p` (integers). Used as a key and in messages. */
 export function show(a: Rational): string {
+  reduced(a);
   return a.den === 1n ? a.num.toString() : `${a.num}/${a.den}`;
 }
 
@@ -153,5 +206,6 @@ export function toDecimal(a: Rational, digits = 6): string {
 
 /** Float approximation, for display and statistics only. */
 export function toNumber(a: Rational): number {
+  reduced(a);
   return Number(a.num) / Number(a.den);
 }
