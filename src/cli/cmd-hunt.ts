@@ -21,7 +21,7 @@ import type { ReplayResult } from '../api/hunt.ts';
 import { existsSync, statSync } from 'node:fs';
 import { Option } from 'commander';
 import { corpusFiles } from '../llmbda/corpus.ts';
-import { huntDocument, render, replayDocument, reporterFlag, REPORTERS, writeHtml, type Reporter } from '../report/index.ts';
+import { huntDocument, render, replayDocument, reporterFlag, REPORTERS, systemHuntDocument, writeHtml, type Reporter } from '../report/index.ts';
 import { packageVersion } from './main.ts';
 import { EXIT_CODES_HELP } from './exit-codes.ts';
 import { allSuiteNames } from '../api/registry.ts';
@@ -86,7 +86,6 @@ export function registerHunt(program: Command, result: CommandResult): void {
       if (flags.target) return runTargetHunt({ ...flags, target: flags.target }, { caseTimeout: flags.caseTimeout, maxMemoryMb: flags.maxMemoryMb, ...(cmd.getOptionValueSource('stackMb') === 'cli' ? { stackMb: flags.stackMb } : {}) }, result);
       const reporter: Reporter = flags.json ? 'json' : flags.reporter ?? 'text';
       const found = (f: boolean): number => (f === Boolean(flags.expectLeak) ? 0 : 1);
-      if (flags.system !== 'llmbda' && reporter !== 'text' && reporter !== 'json') throw new UserError(`--system ${flags.system} supports --reporter text or json, got ${reporter}`);
       if (flags.system === 'ppmf' || flags.system === 'endorse' || flags.system === 'banking') {
         result.exitCode = await runSystemHunt(flags.system, flags, reporter, found);
         return;
@@ -276,6 +275,7 @@ async function runHunt(flags: HuntFlags, reporter: Reporter): Promise<number> {
  * (a failing case found and being shrunk, or nothing yet) and exit 130/143.
  */
 async function runSystemHunt(system: SystemHuntArgs['system'], flags: HuntFlags, reporter: Reporter, found: (f: boolean) => number): Promise<number> {
+  const started = performance.now();
   const seed = flags.seed ?? defaultSeed();
   // --runs alone is a case budget without a time limit, as for the LLMbda hunt.
   const args: SystemHuntArgs = { system, timeMs: flags.time ?? (flags.runs !== undefined ? Infinity : 30_000), seed, ...(flags.variant !== undefined ? { variant: flags.variant } : {}), ...(flags.suite ? { suite: flags.suite } : {}), ...(flags.runs !== undefined ? { runs: flags.runs } : {}) };
@@ -291,6 +291,14 @@ async function runSystemHunt(system: SystemHuntArgs['system'], flags: HuntFlags,
         : `INTERRUPTED (${signal}): no counterexample found yet on --system ${system} (seed ${seed}).\n`);
     }
   }, () => task.result);
-  process.stdout.write(reporter === 'json' ? `${JSON.stringify(r.json ?? { found: r.found, tried: r.tried }, null, 2)}\n` : `${r.report}\n`);
+  if (reporter === 'junit' || reporter === 'github') {
+    // One testcase (annotation) per suite searched; the defaults of each system's variant as in system-hunt-task.ts.
+    const variant = flags.variant ?? (system === 'ppmf' ? 'ppmf' : system === 'endorse' ? 'reference' : 'ifc-off');
+    const doc = systemHuntDocument({ system, variant, seed, found: r.found, report: r.report, timeMs: performance.now() - started, searched: r.searched, failure: r.failure },
+      { version: packageVersion(), expectLeak: Boolean(flags.expectLeak) });
+    process.stdout.write(render(doc, reporter));
+  } else {
+    process.stdout.write(reporter === 'json' ? `${JSON.stringify(r.json ?? { found: r.found, tried: r.tried }, null, 2)}\n` : `${r.report}\n`);
+  }
   return found(r.found);
 }
