@@ -68,11 +68,20 @@ describe.concurrent('llmbda run', () => {
   it('--json output parses and carries the same distribution', async () => {
     const r = await llmbda('run', 'examples/coins.lam', '--model', 'coin:3/10', '--json');
     expect(r.code).toBe(0);
-    const j = JSON.parse(r.stdout) as { mass: string; distribution: { value: string; probability: string; conversation: { label: string; messages: string[] } }[] };
+    const j = JSON.parse(r.stdout) as { mass: string; distribution: { value: string; probability: string; decimal: string; conversation: { label: string; messages: string[] } }[] };
     expect(j.mass).toBe('1');
     expect(j.distribution.map((d) => `${d.value} ${d.conversation.messages.join(',')} ${d.probability}`).sort()).toEqual([
       '[]:0 flip,0,again,0 49/100', '[]:1 flip,0,again,1 21/100', '[]:1 flip,1,again,0 21/100', '[]:2 flip,1,again,1 9/100',
     ]);
+    // Decimals one way in every JSON output: a string with six digits after the point, beside the exact fraction.
+    expect(j.distribution.map((d) => d.decimal).sort()).toEqual(['0.090000', '0.210000', '0.210000', '0.490000']);
+  });
+
+  it('--variant reference is accepted and is the reference semantics (as for hunt and check)', async () => {
+    const [plain, named] = await Promise.all([llmbda('run', 'examples/fenton-denning.lam'), llmbda('run', 'examples/fenton-denning.lam', '--variant', 'reference')]);
+    expect(named.code, named.stderr).toBe(0);
+    expect(named.stdout).toBe(plain.stdout);
+    expect(named.stdout).toContain('Send: pc ["S"] does not flow to conversation label []');
   });
 
   it('examples/fenton-denning.lam prints mass 0 and the Send reason', async () => {
