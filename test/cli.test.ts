@@ -7,7 +7,7 @@
  */
 import { describe, it, expect } from 'vitest';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as Q from '../src/distributions/rational.ts';
@@ -75,6 +75,30 @@ describe.concurrent('llmbda run', () => {
     ]);
     // Decimals one way in every JSON output: a string with six digits after the point, beside the exact fraction.
     expect(j.distribution.map((d) => d.decimal).sort()).toEqual(['0.090000', '0.210000', '0.210000', '0.490000']);
+  });
+
+  it('--conv and a corpus entry\'s model (JSON) evaluate a corpus .lam exactly as replay does (recv-at-pc run 0; send-no-nsu run 0)', async () => {
+    const entry = JSON.parse(readFileSync('counterexamples/recv-at-pc-powerset-us-1.json', 'utf8')) as { model: unknown; conversations: { label: string; messages: string[] }[]; fuel: number };
+    const conv0 = `${entry.conversations[0]!.label}:${JSON.stringify(entry.conversations[0]!.messages)}`;
+    expect(conv0).toBe('["S"]:[]');
+    const [withConv, without, send, badConv, badModel] = await Promise.all([
+      llmbda('run', 'counterexamples/recv-at-pc-powerset-us-1.lam', '--fuel', String(entry.fuel), '--model', JSON.stringify(entry.model), '--conv', conv0, '--json'),
+      llmbda('run', 'counterexamples/recv-at-pc-powerset-us-1.lam', '--fuel', String(entry.fuel), '--model', JSON.stringify(entry.model), '--json'),
+      llmbda('run', 'counterexamples/send-no-nsu-powerset-us-1.lam', '--fuel', '3', '--model', '{"kind": "constant", "responses": [["0", "1"]]}', '--conv', '[]:[]'),
+      llmbda('run', 'examples/coins.lam', '--conv', '["S"]'),
+      llmbda('run', 'examples/coins.lam', '--model', '{"kind": "echo"}'),
+    ]);
+    // What `llmbda replay counterexamples/recv-at-pc-powerset-us-1.json` shows for run 0 under the reference:
+    // 1  ["S"]:["0"] ⊢ ["S"]:[["S"]:true, ["S"]:0]
+    const j = JSON.parse(withConv.stdout) as { distribution: { value: string; conversation: { label: string; messages: string[] }; probability: string }[] };
+    expect(j.distribution).toEqual([{ value: '["S"]:[["S"]:true, ["S"]:0]', conversation: { label: '["S"]', messages: ['0'] }, probability: '1', decimal: '1.000000' }]);
+    // Without the starting conversation it is another run (the answer runs at [], the conversation stays []).
+    expect((JSON.parse(without.stdout) as typeof j).distribution[0]!.conversation.label).toBe('[]');
+    expect(send.code).toBe(0);
+    expect(send.stdout).toMatch(/^mass 0\b/m);
+    expect(send.stdout).toContain('stuck Send: pc ["U"] does not flow to conversation label []');
+    expect([badConv.code, badConv.stderr.trim()]).toEqual([2, 'llmbda: --conv: expected LABEL:["message", …], e.g. \'["S"]:["secret"]\' or \'[]:[]\', got "[\\"S\\"]"']);
+    expect([badModel.code, badModel.stderr.trim()]).toEqual([2, 'llmbda: --model: model.fallback must be a string']);
   });
 
   it('--variant reference is accepted and is the reference semantics (as for hunt and check)', async () => {
