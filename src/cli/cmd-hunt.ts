@@ -291,14 +291,15 @@ async function runSystemHunt(system: SystemHuntArgs['system'], flags: HuntFlags,
         : `INTERRUPTED (${signal}): no counterexample found yet on --system ${system} (seed ${seed}).\n`);
     }
   }, () => task.result);
-  if (reporter === 'junit' || reporter === 'github') {
-    // One testcase (annotation) per suite searched; the defaults of each system's variant as in system-hunt-task.ts.
+  if (reporter !== 'text') {
+    // The report document (JSON schema as for every command), one case / testcase / annotation per suite searched;
+    // the defaults of each system's variant as in system-hunt-task.ts.
     const variant = flags.variant ?? (system === 'ppmf' ? 'ppmf' : system === 'endorse' ? 'reference' : 'ifc-off');
     const doc = systemHuntDocument({ system, variant, seed, found: r.found, report: r.report, timeMs: performance.now() - started, searched: r.searched, failure: r.failure },
       { version: packageVersion(), expectLeak: Boolean(flags.expectLeak) });
     process.stdout.write(render(doc, reporter));
   } else {
-    process.stdout.write(reporter === 'json' ? `${JSON.stringify(r.json ?? { found: r.found, tried: r.tried }, null, 2)}\n` : `${r.report}\n`);
+    process.stdout.write(`${r.report}\n`);
   }
   return found(r.found);
 }
