@@ -11,6 +11,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as Q from '../src/distributions/rational.ts';
+import type { Command } from 'commander';
+import { buildProgram } from '../src/cli/main.ts';
+import { duration } from '../src/cli/common.ts';
 
 interface Ran { readonly code: number; readonly stdout: string; readonly stderr: string }
 
@@ -99,6 +102,29 @@ describe.concurrent('llmbda run', () => {
     expect(send.stdout).toContain('stuck Send: pc ["U"] does not flow to conversation label []');
     expect([badConv.code, badConv.stderr.trim()]).toEqual([2, 'llmbda: --conv: expected LABEL:["message", …], e.g. \'["S"]:["secret"]\' or \'[]:[]\', got "[\\"S\\"]"']);
     expect([badModel.code, badModel.stderr.trim()]).toEqual([2, 'llmbda: --model: model.fallback must be a string']);
+  });
+
+  it('--help shows every duration default as it is typed (10s, 1m), never as milliseconds, and each default once', () => {
+    const program = buildProgram({ exitCode: 0 });
+    const problems: string[] = [];
+    let durations = 0;
+    const walk = (c: Command, path: string): void => {
+      const help = c.helpInformation().replace(/\s+/g, ' ');
+      for (const o of c.options) {
+        if (o.flags.includes('<duration>') && typeof o.defaultValue === 'number') {
+          durations++;
+          const shown = o.defaultValueDescription ?? '';
+          // the shown default, typed back, is the default
+          if (duration(o.long!)(shown) !== o.defaultValue) problems.push(`${path} ${o.long}: shows ${JSON.stringify(shown)} for ${o.defaultValue} ms`);
+        }
+      }
+      if (/\(default:? \d+\) \(default: \d+\)/.test(help)) problems.push(`${path}: a default written twice`);
+      for (const sub of c.commands) walk(sub, `${path} ${sub.name()}`);
+    };
+    walk(program, 'llmbda');
+    expect(problems).toEqual([]);
+    expect(durations).toBeGreaterThanOrEqual(6);
+    expect(program.commands.find((c) => c.name() === 'check')!.helpInformation().replace(/\s+/g, ' ')).toMatch(/--case-timeout <duration> .*\(default: 10s\)/);
   });
 
   it('--variant reference is accepted and is the reference semantics (as for hunt and check)', async () => {

@@ -62,7 +62,7 @@ export function registerCheck(program: Command, result: CommandResult): void {
     .option('--no-progress', 'no progress line (it is only drawn on a terminal anyway)')
     .option('--case-timeout <duration>', 'time limit per case (CPU time of its thread on Linux, else wall clock): a stuck case ends its verdict as an error naming where it was stuck', duration('--case-timeout'), DEFAULT_CASE_TIMEOUT_MS)
     .option('--max-steps <n>', 'evaluation steps per run before a case is discarded as too expensive', positiveInt('--max-steps'))
-    .option('--max-memory-mb <n>', `heap cap of each worker thread in MB: a case that exhausts it ends its verdict as an error (default ${DEFAULT_MAX_MEMORY_MB})`, memoryMb('--max-memory-mb'), DEFAULT_MAX_MEMORY_MB)
+    .option('--max-memory-mb <n>', `heap cap of each worker thread in MB: a case that exhausts it ends its verdict as an error`, memoryMb('--max-memory-mb'), DEFAULT_MAX_MEMORY_MB)
     .option('--corpus <dir>', 'saved cases replayed after the generated runs and reported apart (never part of a verdict)', CORPUS_DIR)
     .option('--no-corpus', 'replay no saved cases')
     .option('--json', 'same as --reporter json')

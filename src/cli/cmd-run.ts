@@ -61,7 +61,7 @@ export function registerRun(program: Command, result: CommandResult): void {
     .option('--stack-mb <n>', 'JavaScript stack for the evaluation worker, in MB, at most 4096 (deep recursion needs more)', stackMb('--stack-mb'), 512)
     .option('--case-timeout <duration>', 'time limit of the evaluation, CPU time on Linux (it is stopped and reported)', duration('--case-timeout'), 60_000)
     .option('--max-steps <n>', 'evaluation steps before the run is stopped (default: unlimited, fuel and --case-timeout bound it)', positiveInt('--max-steps'))
-    .option('--max-memory-mb <n>', `heap cap of the evaluation worker in MB: past it the run stops with a clear error, exit 2 (default ${DEFAULT_MAX_MEMORY_MB})`, memoryMb('--max-memory-mb'), DEFAULT_MAX_MEMORY_MB)
+    .option('--max-memory-mb <n>', `heap cap of the evaluation worker in MB: past it the run stops with a clear error, exit 2`, memoryMb('--max-memory-mb'), DEFAULT_MAX_MEMORY_MB)
     .option('--json', 'machine-readable output')
     .action(async (file: string, opts: RunOpts) => {
       const { stdout, stderr, exitCode } = await inLargeStack<RunOutput>('run', { file, opts }, opts.stackMb, opts.caseTimeout ?? 60_000, opts.maxMemoryMb);
