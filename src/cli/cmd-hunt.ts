@@ -283,7 +283,7 @@ async function runSystemHunt(system: SystemHuntArgs['system'], flags: HuntFlags,
   const task = startInWorker<SystemHuntResult>('hunt-system', args, { stackMb: flags.stackMb, caseTimeoutMs: flags.caseTimeout, maxMemoryMb: flags.maxMemoryMb, onEvent: (ev) => { first ??= ev as SystemFound; } });
   const r = await withInterrupts((signal) => {
     task.stop();
-    if (reporter === 'json') {
+    if (reporter !== 'text') { // as the LLMbda hunt: an interrupted run is a JSON status, never a half report
       process.stdout.write(`${JSON.stringify({ interrupted: signal, system, found: first !== undefined, ...(first ? { suite: first.suite, reason: first.reason, testsToFailure: first.testsToFailure } : {}) }, null, 2)}\n`);
     } else {
       process.stdout.write(first
