@@ -17,6 +17,7 @@ import { renderTable, visibleWidth } from '../src/util/table.ts';
 import { progressText } from '../src/cli/progress.ts';
 import { corpusFiles, loadEntry } from '../src/llmbda/corpus.ts';
 import { PPMF_SUITES } from '../src/api/registry.ts';
+import { renderJunit, systemHuntDocument } from '../src/report/index.ts';
 
 const SCHEMA = JSON.parse(readFileSync('docs/schema/report.schema.json', 'utf8')) as Record<string, unknown>;
 const REPO = process.cwd();
@@ -179,6 +180,21 @@ describe('hunt and replay for CI', () => {
     expect(await validateJunit(banking.stdout)).toEqual([]);
     expect(banking.stdout).toMatch(/<testsuite name="llmbda hunt --variant ifc-off" tests="1" failures="0" errors="0"/);
     expect(banking.stdout).toMatch(/<testcase name="banking-integrity" classname="llmbda.hunt.banking-integrity" time="[0-9.]+"\/>/);
+  });
+
+  it('hunt --system documents: a crashed suite is a JUnit <error>; --expect-leak with nothing found fails every suite', async () => {
+    const base = { system: 'ppmf' as const, variant: 'v', seed: 7, timeMs: 12, report: 'PPMF hunt on system v\nReplay: npx llmbda hunt --system ppmf --variant v --seed 7' };
+    const crashed = systemHuntDocument({ ...base, found: true, searched: [{ suite: 'ppmf-a', cases: 5, ms: 1 }, { suite: 'ppmf-b', cases: 2, ms: 1 }],
+      failure: { suite: 'ppmf-b', error: true, reason: 'TypeError: boom', path: null, testsToFailure: 0, shrinks: 0 } }, { version: '0', expectLeak: false });
+    expect(crashed.cases.map((c) => [c.id, c.verdict, c.result])).toEqual([['ppmf-a/-', 'holds', 'passed'], ['ppmf-b/-', 'error', 'error']]);
+    const xml = renderJunit(crashed);
+    expect(await validateJunit(xml)).toEqual([]);
+    expect(xml).toMatch(/<testsuite name="llmbda hunt --variant v" tests="2" failures="0" errors="1"/);
+    expect(xml).toContain('<error message="ppmf-b: the suite crashed under --system ppmf --variant v: TypeError: boom" type="error">');
+    expect(crashed.cases[1]!.replay).toEqual(['npx llmbda hunt --system ppmf --variant v --seed 7']);
+    const clean = systemHuntDocument({ ...base, found: false, searched: [{ suite: 'ppmf-a', cases: 5, ms: 1 }] }, { version: '0', expectLeak: true });
+    expect([clean.ok, clean.cases[0]!.result, clean.cases[0]!.message.split('\n')[0]]).toEqual([false, 'failed', 'ppmf-a: no counterexample in 5 case(s) under --system ppmf --variant v (--expect-leak wanted one)']);
+    expect(validate(SCHEMA, clean)).toEqual([]);
   });
 
   it('replay takes the whole corpus folder in one process, with a summary; JUnit has one testcase per entry', async () => {
