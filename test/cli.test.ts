@@ -7,10 +7,13 @@
  */
 import { describe, it, expect } from 'vitest';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as Q from '../src/distributions/rational.ts';
+import type { Command } from 'commander';
+import { buildProgram } from '../src/cli/main.ts';
+import { duration } from '../src/cli/common.ts';
 
 interface Ran { readonly code: number; readonly stdout: string; readonly stderr: string }
 
@@ -68,11 +71,67 @@ describe.concurrent('llmbda run', () => {
   it('--json output parses and carries the same distribution', async () => {
     const r = await llmbda('run', 'examples/coins.lam', '--model', 'coin:3/10', '--json');
     expect(r.code).toBe(0);
-    const j = JSON.parse(r.stdout) as { mass: string; distribution: { value: string; probability: string; conversation: { label: string; messages: string[] } }[] };
+    const j = JSON.parse(r.stdout) as { mass: string; distribution: { value: string; probability: string; decimal: string; conversation: { label: string; messages: string[] } }[] };
     expect(j.mass).toBe('1');
     expect(j.distribution.map((d) => `${d.value} ${d.conversation.messages.join(',')} ${d.probability}`).sort()).toEqual([
       '[]:0 flip,0,again,0 49/100', '[]:1 flip,0,again,1 21/100', '[]:1 flip,1,again,0 21/100', '[]:2 flip,1,again,1 9/100',
     ]);
+    // Decimals one way in every JSON output: a string with six digits after the point, beside the exact fraction.
+    expect(j.distribution.map((d) => d.decimal).sort()).toEqual(['0.090000', '0.210000', '0.210000', '0.490000']);
+  });
+
+  it('--conv and a corpus entry\'s model (JSON) evaluate a corpus .lam exactly as replay does (recv-at-pc run 0; send-no-nsu run 0)', async () => {
+    const entry = JSON.parse(readFileSync('counterexamples/recv-at-pc-powerset-us-1.json', 'utf8')) as { model: unknown; conversations: { label: string; messages: string[] }[]; fuel: number };
+    const conv0 = `${entry.conversations[0]!.label}:${JSON.stringify(entry.conversations[0]!.messages)}`;
+    expect(conv0).toBe('["S"]:[]');
+    const [withConv, without, send, badConv, badModel] = await Promise.all([
+      llmbda('run', 'counterexamples/recv-at-pc-powerset-us-1.lam', '--fuel', String(entry.fuel), '--model', JSON.stringify(entry.model), '--conv', conv0, '--json'),
+      llmbda('run', 'counterexamples/recv-at-pc-powerset-us-1.lam', '--fuel', String(entry.fuel), '--model', JSON.stringify(entry.model), '--json'),
+      llmbda('run', 'counterexamples/send-no-nsu-powerset-us-1.lam', '--fuel', '3', '--model', '{"kind": "constant", "responses": [["0", "1"]]}', '--conv', '[]:[]'),
+      llmbda('run', 'examples/coins.lam', '--conv', '["S"]'),
+      llmbda('run', 'examples/coins.lam', '--model', '{"kind": "echo"}'),
+    ]);
+    // What `llmbda replay counterexamples/recv-at-pc-powerset-us-1.json` shows for run 0 under the reference:
+    // 1  ["S"]:["0"] ⊢ ["S"]:[["S"]:true, ["S"]:0]
+    const j = JSON.parse(withConv.stdout) as { distribution: { value: string; conversation: { label: string; messages: string[] }; probability: string }[] };
+    expect(j.distribution).toEqual([{ value: '["S"]:[["S"]:true, ["S"]:0]', conversation: { label: '["S"]', messages: ['0'] }, probability: '1', decimal: '1.000000' }]);
+    // Without the starting conversation it is another run (the answer runs at [], the conversation stays []).
+    expect((JSON.parse(without.stdout) as typeof j).distribution[0]!.conversation.label).toBe('[]');
+    expect(send.code).toBe(0);
+    expect(send.stdout).toMatch(/^mass 0\b/m);
+    expect(send.stdout).toContain('stuck Send: pc ["U"] does not flow to conversation label []');
+    expect([badConv.code, badConv.stderr.trim()]).toEqual([2, 'llmbda: --conv: expected LABEL:["message", …], e.g. \'["S"]:["secret"]\' or \'[]:[]\', got "[\\"S\\"]"']);
+    expect([badModel.code, badModel.stderr.trim()]).toEqual([2, 'llmbda: --model: model.fallback must be a string']);
+  });
+
+  it('--help shows every duration default as it is typed (10s, 1m), never as milliseconds, and each default once', () => {
+    const program = buildProgram({ exitCode: 0 });
+    const problems: string[] = [];
+    let durations = 0;
+    const walk = (c: Command, path: string): void => {
+      const help = c.helpInformation().replace(/\s+/g, ' ');
+      for (const o of c.options) {
+        if (o.flags.includes('<duration>') && typeof o.defaultValue === 'number') {
+          durations++;
+          const shown = o.defaultValueDescription ?? '';
+          // the shown default, typed back, is the default
+          if (duration(o.long!)(shown) !== o.defaultValue) problems.push(`${path} ${o.long}: shows ${JSON.stringify(shown)} for ${o.defaultValue} ms`);
+        }
+      }
+      if (/\(default:? \d+\) \(default: \d+\)/.test(help)) problems.push(`${path}: a default written twice`);
+      for (const sub of c.commands) walk(sub, `${path} ${sub.name()}`);
+    };
+    walk(program, 'llmbda');
+    expect(problems).toEqual([]);
+    expect(durations).toBeGreaterThanOrEqual(6);
+    expect(program.commands.find((c) => c.name() === 'check')!.helpInformation().replace(/\s+/g, ' ')).toMatch(/--case-timeout <duration> .*\(default: 10s\)/);
+  });
+
+  it('--variant reference is accepted and is the reference semantics (as for hunt and check)', async () => {
+    const [plain, named] = await Promise.all([llmbda('run', 'examples/fenton-denning.lam'), llmbda('run', 'examples/fenton-denning.lam', '--variant', 'reference')]);
+    expect(named.code, named.stderr).toBe(0);
+    expect(named.stdout).toBe(plain.stdout);
+    expect(named.stdout).toContain('Send: pc ["S"] does not flow to conversation label []');
   });
 
   it('examples/fenton-denning.lam prints mass 0 and the Send reason', async () => {

@@ -62,6 +62,7 @@ describe('Watchdog', () => {
       installHeartbeat(workerData, () => {});
       const t = Date.now(); while (Date.now() - t < 300) {}
       parentPort.postMessage('spun');
+      setInterval(() => {}, 1 << 30); // stay alive until terminated: a finished worker's thread leaves /proc before it is read
     });`, { eval: true, workerData: buf.buffer });
     await new Promise<void>((done, fail) => { w.once('message', () => done()); w.once('error', fail); });
     const tid = Atomics.load(buf, TID);

@@ -5,10 +5,11 @@
  */
 import { describe, it, expect } from 'vitest';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadEntry } from '../src/llmbda/corpus.ts';
+import { validate } from './helpers/json-schema.ts';
 
 interface Ran { readonly code: number; readonly stdout: string; readonly stderr: string }
 
@@ -55,7 +56,11 @@ describe('the CLI', () => {
   it.runIf(existsSync('src/ppmf/hunt.ts'))('hunt --system ppmf dispatches to the PPMF hunter', async () => {
     const r = await llmbda('hunt', '--system', 'ppmf', '--variant', 'ppmf', '--time', '3s', '--seed', '1', '--json');
     expect([0, 1]).toContain(r.code);
-    const json = JSON.parse(r.stdout) as { system?: string };
-    expect(json.system).toBe('ppmf');
+    // The report document every command writes (docs/schema/report.schema.json): one case per PPMF suite searched.
+    const json = JSON.parse(r.stdout) as { command: string; variant: string; cases: { suite: string; lattice: string }[] };
+    expect(validate(JSON.parse(readFileSync('docs/schema/report.schema.json', 'utf8')) as Record<string, unknown>, json)).toEqual([]);
+    expect([json.command, json.variant]).toEqual(['hunt', 'ppmf']);
+    expect(json.cases.length).toBeGreaterThan(0);
+    expect(json.cases.every((c) => c.suite.startsWith('ppmf-') && c.lattice === '-')).toBe(true);
   });
 });

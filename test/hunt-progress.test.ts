@@ -1,7 +1,8 @@
 /**
  * `llmbda hunt`'s progress line: the hunt runs in a supervised worker, which posts its case count
  * (throttled, as `cases` events); the CLI thread draws `hunting N/TOTAL cases  R/s  ETA …` on a terminal,
- * never when piped or with --no-progress. The terminal is a real pseudo-terminal (util-linux `script`).
+ * never when piped or with --no-progress. `llmbda check`'s line counts cases over all its jobs. The terminal
+ * is a real pseudo-terminal (util-linux `script`).
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -63,6 +64,19 @@ describe.skipIf(!hasScript)('hunt progress: drawn by the CLI on a terminal only'
     expect(off.text).not.toMatch(/hunting \d+/);
     expect(pipe.code).toBe(0);
     expect(pipe.stderr).not.toMatch(/hunting \d+/);
+  }, 150_000);
+});
+
+describe.skipIf(!hasScript)('check progress: one line over every job, on a terminal only', () => {
+  it('counts cases out of the planned total and never past it (a finished job\'s running count is dropped)', async () => {
+    // Two jobs of 300 cases: the line must reach 600/600 and never show more (it once showed 477/300:
+    // a finished job's result comes back from its worker as a copy, and its running count stayed).
+    const r = await onTerminal(['check', '--suite', 'tipni', '--lattice', 'two-point', '--lattice', 'powerset-us', '--runs', '300', '--seed', '1']);
+    expect(r.code).toBe(0);
+    expect(r.text).toMatch(/\r\x1b\[Kchecking \d+\/600 cases {2}\d+\/s {2}ETA \d+(m\d\d)?s/);
+    const counts = [...r.text.matchAll(/checking (\d+)\/600 cases/g)].map((m) => Number(m[1]));
+    expect(counts.every((c) => c <= 600), counts.join(' ')).toBe(true);
+    expect(counts.at(-1)).toBe(600);
   }, 150_000);
 });
 

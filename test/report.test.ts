@@ -1,7 +1,7 @@
 /**
  * Reporters and CI behaviour, end to end as a CI job runs the CLI: the JSON of check, hunt and replay
- * validates against the published schema (docs/schema/report.schema.json), the JUnit XML against the
- * junit-4.xsd rules (test/helpers/junit-xsd.ts), GitHub annotations are workflow commands; `replay`
+ * validates against the published schema (docs/schema/report.schema.json), the JUnit XML against our
+ * junit.xsd with libxml2's validator plus the count checks (test/helpers/junit-xsd.ts), GitHub annotations are workflow commands; `replay`
  * takes a whole folder in one process; `check --path` reproduces the printed case; `hunt --expect-leak`
  * inverts the exit code; user lattice and variant files replay from another directory; tables pad
  * without counting colour escapes; progress stays off when piped.
@@ -12,10 +12,12 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, write
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { validate } from './helpers/json-schema.ts';
-import { checkJunit } from './helpers/junit-xsd.ts';
+import { countErrors, validateJunit } from './helpers/junit-xsd.ts';
 import { renderTable, visibleWidth } from '../src/util/table.ts';
 import { progressText } from '../src/cli/progress.ts';
 import { corpusFiles, loadEntry } from '../src/llmbda/corpus.ts';
+import { PPMF_SUITES } from '../src/api/registry.ts';
+import { renderJunit, systemHuntDocument } from '../src/report/index.ts';
 
 const SCHEMA = JSON.parse(readFileSync('docs/schema/report.schema.json', 'utf8')) as Record<string, unknown>;
 const REPO = process.cwd();
@@ -40,12 +42,30 @@ describe('the helpers can fail', () => {
     expect(validate({ ...SCHEMA, ...ratio }, { fraction: '6/75', decimal: '0.08' })).toEqual(['$.decimal: "0.08" does not match ^-?[0-9]+\\.[0-9]{6}$']);
   });
 
-  it('the JUnit check rejects a missing name, wrong counts, bad nesting and a stray &', () => {
-    expect(checkJunit('<testsuites><testsuite tests="1"><testcase name="a"/></testsuite></testsuites>')).toEqual(['testsuites/testsuite[0]: <testsuite> needs attribute name']);
-    expect(checkJunit('<testsuite name="s" tests="2" failures="0"><testcase name="a"><failure message="x">y</failure></testcase></testsuite>'))
-      .toEqual(['testsuite: tests=2 but 1 testcases', 'testsuite: failures=0 but 1 failed testcases']);
-    expect(checkJunit('<testsuite name="s" tests="0"><system-out/><properties/></testsuite>')[0]).toMatch(/not allowed here/);
-    expect(checkJunit('<testsuite name="a & b" tests="0"/>')[0]).toMatch(/not well-formed/);
+  it('the JUnit validator (libxml2 against test/fixtures/junit.xsd) rejects what junit-4.xsd forbids, with libxml2\'s message', async () => {
+    const ok = '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="n" tests="1" failures="1" errors="0" time="0.5">\n<testsuite name="s" tests="1" failures="1" errors="0" skipped="0" time="0.5" timestamp="2026-12-01T23:00:00" hostname="h">\n'
+      + '<properties><property name="seed" value="1"/></properties>\n<testcase name="a" classname="c" time="0.1"><failure message="m" type="fails">report</failure></testcase>\n<system-out>out</system-out>\n</testsuite>\n</testsuites>\n';
+    expect(await validateJunit(ok)).toEqual([]);
+    const bad = async (xml: string): Promise<string> => (await validateJunit(xml)).join('\n');
+    expect(await bad('<testsuites><testsuite tests="1"><testcase name="a"/></testsuite></testsuites>'))
+      .toBe("line 1: Schemas validity error : Element 'testsuite': The attribute 'name' is required but missing.");
+    expect(await bad('<testsuite name="s" tests="0"><system-out/><properties/></testsuite>')).toMatch(/Element 'properties': This element is not expected/);
+    expect(await bad('<testsuite name="s" tests="0" timestamp="2026-12-01T23:00:00Z"/>')).toMatch(/attribute 'timestamp': \[facet 'pattern'\]/);
+    expect(await bad('<testsuite name="s" tests="-1"/>')).toMatch(/attribute 'tests': '-1' is not a valid value/);
+    expect(await bad('<testsuite name="s" tests="0" time="1s"/>')).toMatch(/attribute 'time': '1s' is not a valid value of the atomic type 'Seconds'/);
+    expect(await bad('<testsuite name="s" tests="1"><testcase name="a"><failure/><skipped/></testcase></testsuite>')).toMatch(/Element 'skipped': This element is not expected/);
+    expect(await bad('<testsuite name="s" tests="1"><testcase name="a" result="x"/></testsuite>')).toMatch(/attribute 'result': The attribute 'result' is not allowed/);
+    expect(await bad('<testsuite name="" tests="0"/>')).toMatch(/attribute 'name'.*\[facet 'minLength'\]/);
+    expect(await bad('<report/>')).toMatch(/No matching global declaration available for the validation root/);
+    expect(await bad('<testsuite name="a & b" tests="0"/>')).toMatch(/parser error : xmlParseEntityRef: no name/);
+    expect(await bad('<testsuite name="s" tests="0">')).toMatch(/parser error/);
+  });
+
+  it('the count checks reject what the schema cannot express: tests, failures and errors that disagree with the testcases', async () => {
+    const xml = '<testsuite name="s" tests="2" failures="0" errors="1"><testcase name="a"><failure message="x">y</failure></testcase></testsuite>';
+    expect(await validateJunit(xml)).toEqual(['testsuite: tests=2 but 1 testcases', 'testsuite: failures=0 but 1 failed testcases', 'testsuite: errors=1 but 0 testcases in error']);
+    expect(countErrors('<testsuites><testsuite name="s" tests="1"><testcase name="a"/></testsuite><testsuite name="t" tests="0"><testcase name="b"/></testsuite></testsuites>'))
+      .toEqual(['testsuites/testsuite[1]: tests=0 but 1 testcases']);
   });
 });
 
@@ -54,7 +74,7 @@ describe('reporters', () => {
     const args = ['check', '--variant', 'recv-no-nsu', '--suite', 'tipni', '--suite', 'lemma2', '--lattice', 'two-point', '--seed', '3', '--runs', '300'];
     const [junit, json, gh] = await Promise.all([llmbda([...args, '--reporter', 'junit']), llmbda([...args, '--reporter', 'json']), llmbda([...args, '--reporter', 'github'])]);
     for (const r of [junit, json, gh]) expect(r.code, r.stderr).toBe(1);
-    expect(checkJunit(junit.stdout)).toEqual([]);
+    expect(await validateJunit(junit.stdout)).toEqual([]);
     expect(junit.stdout).toMatch(/<testcase name="lemma2 on two-point" classname="llmbda.check.lemma2" time="[0-9.]+"\/>/);
     // The failure carries the same report `hunt` prints: both programs, the reference's outcome, the first diverging rule.
     expect(junit.stdout).toMatch(/<testcase name="tipni on two-point"[^>]*>\n\s*<failure message="tipni on two-point: Theorem 1 \(TIPNI\)[^"]*" type="fails">[^<]*\* \["H"\]:false │ \["H"\]:recv/);
@@ -126,7 +146,7 @@ describe('hunt and replay for CI', () => {
     expect(doc.cases.at(-1)!.verdict).toBe('fails');
     expect(doc.cases.at(-1)!.counterexample!.entry).toBeTruthy();
     expect(none.code).toBe(1);
-    expect(checkJunit(none.stdout)).toEqual([]);
+    expect(await validateJunit(none.stdout)).toEqual([]);
     expect(none.stdout).toMatch(/<failure message="No counterexample: variant reference survived 200 generated cases/);
     expect(plain.code).toBe(0);
     expect(help.stdout).toMatch(/--time <duration>[\s\S]*\(default: 30s\)/);
@@ -134,12 +154,55 @@ describe('hunt and replay for CI', () => {
     expect(help.stdout).toMatch(/Exit codes:\n {2}0 {2}every verdict as expected[\s\S]* {2}2 {2}bad usage[\s\S]* {2}3 {2}internal error/);
   });
 
+  it('hunt --system ppmf|endorse|banking: junit has one testcase per suite hunted, the failure is the readable report; github annotates it', async () => {
+    const [ppmfBad, ppmfClean, endorseBad, banking] = await Promise.all([
+      llmbda(['hunt', '--system', 'ppmf', '--variant', 'no-defence', '--seed', '1', '--time', '10s', '--reporter', 'junit']),
+      llmbda(['hunt', '--system', 'ppmf', '--variant', 'ppmf', '--seed', '1', '--runs', '10', '--reporter', 'junit']),
+      llmbda(['hunt', '--system', 'endorse', '--variant', 'robust-endorse-no-mark', '--seed', '1', '--time', '10s', '--reporter', 'github']),
+      llmbda(['hunt', '--system', 'banking', '--variant', 'ifc-off', '--seed', '1', '--runs', '50', '--expect-leak', '--reporter', 'junit']),
+    ]);
+    expect(ppmfBad.code, ppmfBad.stderr).toBe(1);
+    expect(await validateJunit(ppmfBad.stdout)).toEqual([]);
+    expect(ppmfBad.stdout).toMatch(/<testsuite name="llmbda hunt --variant no-defence" tests="1" failures="1" errors="0"/);
+    // The failure: a headline (JUnit's message), then the hunt's own report with its story and replay line.
+    expect(ppmfBad.stdout).toMatch(/<testcase name="ppmf-gate-soundness" classname="llmbda.hunt.ppmf-gate-soundness" time="[0-9.]+">\n\s*<failure message="ppmf-gate-soundness: counterexample under --system ppmf --variant no-defence after \d+ case\(s\): EFFECT call on [^"]*" type="fails">/);
+    expect(ppmfBad.stdout).toMatch(/<failure [^>]*>[^<]*FOUND a counterexample to ppmf-gate-soundness[^<]*ATTACK SUCCEEDS[^<]*Replay: npx llmbda hunt --system ppmf --variant no-defence --seed 1<\/failure>/);
+    // A clean hunt: every PPMF suite is a passing testcase.
+    expect(ppmfClean.code, ppmfClean.stderr).toBe(0);
+    expect(await validateJunit(ppmfClean.stdout)).toEqual([]);
+    expect([...ppmfClean.stdout.matchAll(/<testcase name="([^"]+)"[^>]*\/>/g)].map((m) => m[1])).toEqual(PPMF_SUITES.map((x) => x.name));
+    expect(ppmfClean.stdout).not.toContain('<failure');
+    expect(endorseBad.code).toBe(1);
+    expect(endorseBad.stdout).toMatch(/^::error title=llmbda hunt%3A endorse-no-cascade FAILS::endorse-no-cascade: counterexample under --system endorse --variant robust-endorse-no-mark after \d+ case\(s\): .*%0A%0Aendorse hunt on robust-endorse-no-mark/m);
+    expect(endorseBad.stdout).toMatch(/^::notice title=llmbda hunt::0 of 1 passed, 1 failed, 0 errors$/m);
+    // --expect-leak: the leak found is the pass.
+    expect(banking.code, banking.stderr).toBe(0);
+    expect(await validateJunit(banking.stdout)).toEqual([]);
+    expect(banking.stdout).toMatch(/<testsuite name="llmbda hunt --variant ifc-off" tests="1" failures="0" errors="0"/);
+    expect(banking.stdout).toMatch(/<testcase name="banking-integrity" classname="llmbda.hunt.banking-integrity" time="[0-9.]+"\/>/);
+  });
+
+  it('hunt --system documents: a crashed suite is a JUnit <error>; --expect-leak with nothing found fails every suite', async () => {
+    const base = { system: 'ppmf' as const, variant: 'v', seed: 7, timeMs: 12, report: 'PPMF hunt on system v\nReplay: npx llmbda hunt --system ppmf --variant v --seed 7' };
+    const crashed = systemHuntDocument({ ...base, found: true, searched: [{ suite: 'ppmf-a', cases: 5, ms: 1 }, { suite: 'ppmf-b', cases: 2, ms: 1 }],
+      failure: { suite: 'ppmf-b', error: true, reason: 'TypeError: boom', path: null, testsToFailure: 0, shrinks: 0 } }, { version: '0', expectLeak: false });
+    expect(crashed.cases.map((c) => [c.id, c.verdict, c.result])).toEqual([['ppmf-a/-', 'holds', 'passed'], ['ppmf-b/-', 'error', 'error']]);
+    const xml = renderJunit(crashed);
+    expect(await validateJunit(xml)).toEqual([]);
+    expect(xml).toMatch(/<testsuite name="llmbda hunt --variant v" tests="2" failures="0" errors="1"/);
+    expect(xml).toContain('<error message="ppmf-b: the suite crashed under --system ppmf --variant v: TypeError: boom" type="error">');
+    expect(crashed.cases[1]!.replay).toEqual(['npx llmbda hunt --system ppmf --variant v --seed 7']);
+    const clean = systemHuntDocument({ ...base, found: false, searched: [{ suite: 'ppmf-a', cases: 5, ms: 1 }] }, { version: '0', expectLeak: true });
+    expect([clean.ok, clean.cases[0]!.result, clean.cases[0]!.message.split('\n')[0]]).toEqual([false, 'failed', 'ppmf-a: no counterexample in 5 case(s) under --system ppmf --variant v (--expect-leak wanted one)']);
+    expect(validate(SCHEMA, clean)).toEqual([]);
+  });
+
   it('replay takes the whole corpus folder in one process, with a summary; JUnit has one testcase per entry', async () => {
     const files = corpusFiles('counterexamples');
     const [text, junit] = await Promise.all([llmbda(['replay', 'counterexamples']), llmbda(['replay', 'counterexamples/', '--reporter', 'junit'])]);
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toContain(`Replayed ${files.length} entries: ${files.length} as recorded, 0 regressed, 0 could not be loaded.`);
-    expect(checkJunit(junit.stdout)).toEqual([]);
+    expect(await validateJunit(junit.stdout)).toEqual([]);
     expect([...junit.stdout.matchAll(/<testcase name="([^"]+)"/g)].map((m) => m[1])).toEqual(files);
   });
 

@@ -7,6 +7,7 @@ import { UserError } from '../util/absurd.ts';
 import { loadTasks } from '../banking/data.ts';
 import { VARIANTS, type Variant } from '../banking/program.ts';
 import { runJob, type Job } from './banking-check.ts';
+import type { HuntFailure, HuntSearched } from '../ppmf/hunt.ts';
 
 export interface BankingHuntOptions {
   /** A banking variant (default `ifc-off`). */
@@ -20,7 +21,11 @@ export interface BankingHuntOptions {
   readonly suite?: string;
 }
 
-export interface BankingHuntResult { readonly found: boolean; readonly tried: number; readonly report: string; readonly json?: unknown }
+export interface BankingHuntResult {
+  readonly found: boolean; readonly tried: number; readonly report: string; readonly json?: unknown;
+  /** The suite searched (over every task family), and the first failing case (for the JUnit and GitHub reporters). */
+  readonly searched: readonly HuntSearched[]; readonly failure?: HuntFailure;
+}
 
 const SUITES = ['banking-integrity', 'banking-insulated-tipni'] as const;
 
@@ -54,8 +59,10 @@ export function huntBanking(opts: BankingHuntOptions): BankingHuntResult {
         cx.reason,
         `replay: ${replay}`,
       ].join('\n');
-      return { found: true, tried, report, json: { found: true, tried, suite, variant, task: task.id, seed, path: cx.path, reason: cx.reason, case: cx.value } };
+      const searched = [{ suite, cases: tried, ms: performance.now() - started }];
+      const failure = { suite, error: false, reason: cx.reason, path: cx.path, testsToFailure: cx.testsToFailure, shrinks: cx.shrinks };
+      return { found: true, tried, report, searched, failure, json: { found: true, tried, suite, variant, task: task.id, seed, path: cx.path, reason: cx.reason, case: cx.value } };
     }
   }
-  return { found: false, tried, report: [...lines, `no counterexample in ${tried} pairs (${suite}, ${variant}); replay: ${replay}`].join('\n'), json: { found: false, tried, suite, variant, seed } };
+  return { found: false, tried, searched: [{ suite, cases: tried, ms: performance.now() - started }], report: [...lines, `no counterexample in ${tried} pairs (${suite}, ${variant}); replay: ${replay}`].join('\n'), json: { found: false, tried, suite, variant, seed } };
 }

@@ -62,7 +62,7 @@ export function registerCheck(program: Command, result: CommandResult): void {
     .option('--no-progress', 'no progress line (it is only drawn on a terminal anyway)')
     .option('--case-timeout <duration>', 'time limit per case (CPU time of its thread on Linux, else wall clock): a stuck case ends its verdict as an error naming where it was stuck', duration('--case-timeout'), DEFAULT_CASE_TIMEOUT_MS)
     .option('--max-steps <n>', 'evaluation steps per run before a case is discarded as too expensive', positiveInt('--max-steps'))
-    .option('--max-memory-mb <n>', `heap cap of each worker thread in MB: a case that exhausts it ends its verdict as an error (default ${DEFAULT_MAX_MEMORY_MB})`, memoryMb('--max-memory-mb'), DEFAULT_MAX_MEMORY_MB)
+    .option('--max-memory-mb <n>', `heap cap of each worker thread in MB: a case that exhausts it ends its verdict as an error`, memoryMb('--max-memory-mb'), DEFAULT_MAX_MEMORY_MB)
     .option('--corpus <dir>', 'saved cases replayed after the generated runs and reported apart (never part of a verdict)', CORPUS_DIR)
     .option('--no-corpus', 'replay no saved cases')
     .option('--json', 'same as --reporter json')
@@ -130,15 +130,17 @@ export function registerCheck(program: Command, result: CommandResult): void {
       const progress = ProgressLine.enabled(process.stderr, opts.progress && reporter === 'text') ? new ProgressLine(process.stderr, 'checking') : undefined;
       // Per-case progress over every job: finished jobs count their cases, running ones what they last reported.
       const total = timed.reduce((n, j) => n + j.runs, 0);
-      const running = new Map<Job, number>();
+      // Keyed by (suite, lattice): a job's result comes back from its worker as a copy, not the same object.
+      const running = new Map<string, number>();
+      const key = (j: Job): string => `${j.suite}\u0000${j.lattice}`;
       let doneCases = 0;
       const draw = (): void => progress?.update(doneCases + [...running.values()].reduce((x, y) => x + y, 0), { total, ...(opts.time !== undefined ? { leftMs: Math.max(0, opts.time - (performance.now() - started)) } : {}) });
-      const onCase = progress ? (j: Job, n: number): void => { running.set(j, n); draw(); } : undefined;
+      const onCase = progress ? (j: Job, n: number): void => { running.set(key(j), n); draw(); } : undefined;
       // Lattice laws gate the theorem suites on a user lattice: a broken join makes every other verdict meaningless.
       const lawJobs = timed.filter((j) => j.suite === 'lattice-laws' && userLattices.includes(j.lattice));
       const rest = timed.filter((j) => !lawJobs.includes(j));
       const finished: JobResult[] = [];
-      const tick = (r: JobResult, _d: number): void => { finished.push(r); running.delete(r.job); doneCases += r.job.runs; draw(); };
+      const tick = (r: JobResult, _d: number): void => { finished.push(r); running.delete(key(r.job)); doneCases += r.job.runs; draw(); };
       // Every job runs in a worker thread: this thread stays free for signals, and a stuck case is stopped.
       const pool = { threads: true, caseTimeoutMs: opts.caseTimeout, maxMemoryMb: opts.maxMemoryMb, timedOut: jobError, ...(onCase ? { onCase } : {}) } as const;
       const { results, brokenUser } = await withInterrupts((signal) => {

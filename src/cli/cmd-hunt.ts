@@ -21,7 +21,7 @@ import type { ReplayResult } from '../api/hunt.ts';
 import { existsSync, statSync } from 'node:fs';
 import { Option } from 'commander';
 import { corpusFiles } from '../llmbda/corpus.ts';
-import { huntDocument, render, replayDocument, reporterFlag, REPORTERS, writeHtml, type Reporter } from '../report/index.ts';
+import { huntDocument, render, replayDocument, reporterFlag, REPORTERS, systemHuntDocument, writeHtml, type Reporter } from '../report/index.ts';
 import { packageVersion } from './main.ts';
 import { EXIT_CODES_HELP } from './exit-codes.ts';
 import { allSuiteNames } from '../api/registry.ts';
@@ -71,7 +71,7 @@ export function registerHunt(program: Command, result: CommandResult): void {
     .option('--no-minimise', 'skip the minimiser after fast-check\'s shrinking')
     .option('--case-timeout <duration>', 'time limit per case, CPU time of its thread on Linux (a looping user rule or lattice is stopped and named)', duration('--case-timeout'), DEFAULT_CASE_TIMEOUT_MS)
     .option('--max-steps <n>', 'evaluation steps per run before a case is discarded as too expensive', positiveInt('--max-steps'))
-    .option('--max-memory-mb <n>', `heap cap of the hunt's worker thread in MB: a case that exhausts it is reported, exit 2 (default ${DEFAULT_MAX_MEMORY_MB})`, memoryMb('--max-memory-mb'), DEFAULT_MAX_MEMORY_MB)
+    .option('--max-memory-mb <n>', `heap cap of the hunt's worker thread in MB: a case that exhausts it is reported, exit 2`, memoryMb('--max-memory-mb'), DEFAULT_MAX_MEMORY_MB)
     .option('--stack-mb <n>', `JavaScript stack of the hunt's worker thread, in MB (at most ${MAX_STACK_MB})`, stackMb('--stack-mb'), 256)
     .option('--expect-leak', 'the variant is known to be bad: exit 0 when a counterexample is found, 1 when none is ("still caught" jobs)')
     .option('--reporter <kind>', `output: ${REPORTERS.join(', ')} (see docs/ci.md)`, reporterFlag, 'text')
@@ -86,7 +86,6 @@ export function registerHunt(program: Command, result: CommandResult): void {
       if (flags.target) return runTargetHunt({ ...flags, target: flags.target }, { caseTimeout: flags.caseTimeout, maxMemoryMb: flags.maxMemoryMb, ...(cmd.getOptionValueSource('stackMb') === 'cli' ? { stackMb: flags.stackMb } : {}) }, result);
       const reporter: Reporter = flags.json ? 'json' : flags.reporter ?? 'text';
       const found = (f: boolean): number => (f === Boolean(flags.expectLeak) ? 0 : 1);
-      if (flags.system !== 'llmbda' && reporter !== 'text' && reporter !== 'json') throw new UserError(`--system ${flags.system} supports --reporter text or json, got ${reporter}`);
       if (flags.system === 'ppmf' || flags.system === 'endorse' || flags.system === 'banking') {
         result.exitCode = await runSystemHunt(flags.system, flags, reporter, found);
         return;
@@ -103,7 +102,7 @@ export function registerHunt(program: Command, result: CommandResult): void {
     .option('--variant <name|file.ts>', 'judge under this variant instead of the one recorded in each file')
     .option('--lattice <name|file.ts>', 'use this lattice instead of the one recorded in each file')
     .option('--case-timeout <duration>', 'time limit of each judgement, CPU time on Linux (a looping user rule is stopped and named)', duration('--case-timeout'), DEFAULT_CASE_TIMEOUT_MS)
-    .option('--max-memory-mb <n>', `heap cap of the replay's worker thread in MB (default ${DEFAULT_MAX_MEMORY_MB})`, memoryMb('--max-memory-mb'), DEFAULT_MAX_MEMORY_MB)
+    .option('--max-memory-mb <n>', `heap cap of the replay's worker thread in MB`, memoryMb('--max-memory-mb'), DEFAULT_MAX_MEMORY_MB)
     .option('--reporter <kind>', `output: ${REPORTERS.join(', ')} (see docs/ci.md)`, reporterFlag, 'text')
     .option('--json', 'same as --reporter json')
     .option('--html <file>', 'also write the report as one self-contained HTML page (docs/reports.md)')
@@ -276,6 +275,7 @@ async function runHunt(flags: HuntFlags, reporter: Reporter): Promise<number> {
  * (a failing case found and being shrunk, or nothing yet) and exit 130/143.
  */
 async function runSystemHunt(system: SystemHuntArgs['system'], flags: HuntFlags, reporter: Reporter, found: (f: boolean) => number): Promise<number> {
+  const started = performance.now();
   const seed = flags.seed ?? defaultSeed();
   // --runs alone is a case budget without a time limit, as for the LLMbda hunt.
   const args: SystemHuntArgs = { system, timeMs: flags.time ?? (flags.runs !== undefined ? Infinity : 30_000), seed, ...(flags.variant !== undefined ? { variant: flags.variant } : {}), ...(flags.suite ? { suite: flags.suite } : {}), ...(flags.runs !== undefined ? { runs: flags.runs } : {}) };
@@ -283,7 +283,7 @@ async function runSystemHunt(system: SystemHuntArgs['system'], flags: HuntFlags,
   const task = startInWorker<SystemHuntResult>('hunt-system', args, { stackMb: flags.stackMb, caseTimeoutMs: flags.caseTimeout, maxMemoryMb: flags.maxMemoryMb, onEvent: (ev) => { first ??= ev as SystemFound; } });
   const r = await withInterrupts((signal) => {
     task.stop();
-    if (reporter === 'json') {
+    if (reporter !== 'text') { // as the LLMbda hunt: an interrupted run is a JSON status, never a half report
       process.stdout.write(`${JSON.stringify({ interrupted: signal, system, found: first !== undefined, ...(first ? { suite: first.suite, reason: first.reason, testsToFailure: first.testsToFailure } : {}) }, null, 2)}\n`);
     } else {
       process.stdout.write(first
@@ -291,6 +291,15 @@ async function runSystemHunt(system: SystemHuntArgs['system'], flags: HuntFlags,
         : `INTERRUPTED (${signal}): no counterexample found yet on --system ${system} (seed ${seed}).\n`);
     }
   }, () => task.result);
-  process.stdout.write(reporter === 'json' ? `${JSON.stringify(r.json ?? { found: r.found, tried: r.tried }, null, 2)}\n` : `${r.report}\n`);
+  if (reporter !== 'text') {
+    // The report document (JSON schema as for every command), one case / testcase / annotation per suite searched;
+    // the defaults of each system's variant as in system-hunt-task.ts.
+    const variant = flags.variant ?? (system === 'ppmf' ? 'ppmf' : system === 'endorse' ? 'reference' : 'ifc-off');
+    const doc = systemHuntDocument({ system, variant, seed, found: r.found, report: r.report, timeMs: performance.now() - started, searched: r.searched, failure: r.failure },
+      { version: packageVersion(), expectLeak: Boolean(flags.expectLeak) });
+    process.stdout.write(render(doc, reporter));
+  } else {
+    process.stdout.write(`${r.report}\n`);
+  }
   return found(r.found);
 }

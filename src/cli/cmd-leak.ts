@@ -46,7 +46,7 @@ export function registerLeak(program: Command): void {
     .option('--json', 'machine-readable output')
     .option('--stack-mb <n>', 'JavaScript stack for the evaluation worker, in MB, at most 4096 (deep recursion under a variant needs more)', stackMb('--stack-mb'), 512)
     .option('--case-timeout <duration>', 'time limit of the whole computation, CPU time on Linux (a looping user lattice or variant is stopped and named)', duration('--case-timeout'), 60_000)
-    .option('--max-memory-mb <n>', `heap cap of the evaluation worker in MB (default ${DEFAULT_MAX_MEMORY_MB})`, memoryMb('--max-memory-mb'), DEFAULT_MAX_MEMORY_MB)
+    .option('--max-memory-mb <n>', `heap cap of the evaluation worker in MB`, memoryMb('--max-memory-mb'), DEFAULT_MAX_MEMORY_MB)
     .action(async (file: string, opts: LeakOpts) => {
       // In a supervised worker, like \`run\`: user lattice/variant code may loop, a channel may exhaust the heap.
       process.stdout.write(await inLargeStack<string>('leak', { file, opts }, opts.stackMb, opts.caseTimeout, opts.maxMemoryMb));

@@ -23,6 +23,8 @@ import type { CommandResult } from './main.ts';
 import { inLargeStack } from './large-stack.ts';
 import { resolveVariantSemantics } from './variant-option.ts';
 import { addOracleOptions, executeLiveRun, wantsLiveRun, type OracleOpts } from './oracle.ts';
+import { parseModelSpec } from '../llmbda/corpus.ts';
+import { modelOf } from '../generators/models.ts';
 
 export interface RunOpts extends OracleOpts {
   lattice: string;
@@ -31,6 +33,7 @@ export interface RunOpts extends OracleOpts {
   maxSteps?: number;
   maxOutcomes?: number;
   pc?: string;
+  conv?: string;
   sample?: number;
   seed: number;
   json?: boolean;
@@ -47,17 +50,18 @@ export function registerRun(program: Command, result: CommandResult): void {
     .description('evaluate a program exactly and print its distribution (or sample it with --sample)')
     .argument('<file>', 'an LLMbda program (.lam)')
     .option('--lattice <name|file.ts>', 'label lattice: two-point, powerset-us, chain(N), ppmf, or a .ts file', 'powerset-us')
-    .option('--model <spec>', 'model: coin:P, echo, const:TEXT, table:FILE.json, random:SEED', 'coin:1/2')
+    .option('--model <spec>', 'model: coin:P, echo, const:TEXT, table:FILE.json, random:SEED, or a corpus entry\'s "model" as JSON', 'coin:1/2')
     .option('--fuel <n>', 'fuel = maximum derivation depth', positiveInt('--fuel'), 200)
     .option('--max-outcomes <n>', 'stop (exit 2) when a distribution grows past this many distinct outcomes', positiveInt('--max-outcomes'), 10_000)
     .option('--pc <label>', 'starting program-counter label (default ⊥)')
-    .option('--variant <name|file.ts>', 'evaluate under a variant semantics instead of the reference')
+    .option('--conv <label:messages>', 'starting conversation, as reports print it, e.g. \'["S"]:["secret"]\' (default ⊥:[], empty)')
+    .option('--variant <name|file.ts>', 'evaluate under a variant semantics instead of the reference ("reference": the default)')
     .option('--sample <n>', 'run peval N times with a seeded sampled oracle and print frequencies', positiveInt('--sample'))
     .option('--seed <s>', 'seed for --sample', seed32("--seed"), 1)
     .option('--stack-mb <n>', 'JavaScript stack for the evaluation worker, in MB, at most 4096 (deep recursion needs more)', stackMb('--stack-mb'), 512)
     .option('--case-timeout <duration>', 'time limit of the evaluation, CPU time on Linux (it is stopped and reported)', duration('--case-timeout'), 60_000)
     .option('--max-steps <n>', 'evaluation steps before the run is stopped (default: unlimited, fuel and --case-timeout bound it)', positiveInt('--max-steps'))
-    .option('--max-memory-mb <n>', `heap cap of the evaluation worker in MB: past it the run stops with a clear error, exit 2 (default ${DEFAULT_MAX_MEMORY_MB})`, memoryMb('--max-memory-mb'), DEFAULT_MAX_MEMORY_MB)
+    .option('--max-memory-mb <n>', `heap cap of the evaluation worker in MB: past it the run stops with a clear error, exit 2`, memoryMb('--max-memory-mb'), DEFAULT_MAX_MEMORY_MB)
     .option('--json', 'machine-readable output')
     .action(async (file: string, opts: RunOpts) => {
       const { stdout, stderr, exitCode } = await inLargeStack<RunOutput>('run', { file, opts }, opts.stackMb, opts.caseTimeout ?? 60_000, opts.maxMemoryMb);
@@ -67,22 +71,39 @@ export function registerRun(program: Command, result: CommandResult): void {
     });
 }
 
+/** `--conv LABEL:MESSAGES`: a starting conversation in the notation reports and corpus files print (`["S"]:["secret"]`). */
+export function parseConvFlag(lat: AnyLattice, text: string): Conversation<unknown> {
+  // The label may itself contain `:`; the messages are the JSON array of strings after one of them.
+  for (let i = text.indexOf(':'); i !== -1; i = text.indexOf(':', i + 1)) {
+    let messages: unknown;
+    try {
+      messages = JSON.parse(text.slice(i + 1));
+    } catch {
+      continue;
+    }
+    if (Array.isArray(messages) && messages.every((m) => typeof m === 'string')) return { label: parseLabelFlag(lat, '--conv', text.slice(0, i)), messages };
+  }
+  throw new UserError(`--conv: expected LABEL:["message", …], e.g. '["S"]:["secret"]' or '[]:[]', got ${JSON.stringify(text)}`);
+}
+
 export interface RunOutput { readonly stdout: string; readonly stderr?: string; readonly exitCode: number }
 
 /** The body of `llmbda run` (runs inside a worker thread with a large stack). */
 export async function executeRun(file: string, opts: RunOpts): Promise<RunOutput> {
   const lat = await resolveLattice(opts.lattice);
-  const model = resolveModel(opts.model);
+  // A corpus entry's model spec (JSON) evaluates the entry's runs exactly as replay does.
+  const model = opts.model.trimStart().startsWith('{') ? modelOf(parseModelSpec(opts.model, '--model')) : resolveModel(opts.model);
   const prelude = loadPrelude(lat, model.preludeSource);
   const expr = closeProgram(parse(readText(file), lat, { file }), prelude, file);
   const pc = opts.pc === undefined ? lat.bottom : parseLabelFlag(lat, '--pc', opts.pc);
-  const conv: Conversation<unknown> = { label: lat.bottom, messages: [] };
+  const conv: Conversation<unknown> = opts.conv === undefined ? { label: lat.bottom, messages: [] } : parseConvFlag(lat, opts.conv);
   if (wantsLiveRun(opts)) {
     if (opts.sample !== undefined || opts.variant !== undefined) throw new UserError('--oracle/--replay run peval once under the reference rules: drop --sample and --variant');
     return executeLiveRun({ file, lat, model, prelude, expr, pc, conv, fuel: opts.fuel }, opts);
   }
   if (opts.sample !== undefined) return { stdout: sampleRun(lat, model, opts, pc, conv, expr, prelude), exitCode: 0 };
-  const semantics = opts.variant ? await resolveVariantSemantics(opts.variant) : undefined;
+  // `--variant reference` is the default, spelled out (as hunt and check accept it).
+  const semantics = opts.variant !== undefined && opts.variant !== 'reference' ? await resolveVariantSemantics(opts.variant) : undefined;
   let res;
   try {
     res = evaluate(model, lat, pc, conv, expr, opts.fuel, { prelude, ...(semantics ? { semantics } : {}), ...(opts.maxSteps !== undefined ? { maxSteps: opts.maxSteps } : {}), ...(opts.maxOutcomes !== undefined ? { maxOutcomes: opts.maxOutcomes } : {}) });
@@ -99,7 +120,7 @@ export async function executeRun(file: string, opts: RunOpts): Promise<RunOutput
         distribution: rows.map(([f, w]) => ({
           value: prettyPrint(f.value, lat),
           conversation: { label: lat.show(f.conv.label), messages: f.conv.messages },
-          probability: Q.show(w), decimal: Number(Q.toDecimal(w, 12)),
+          probability: Q.show(w), decimal: Q.toDecimal(w, 6), // a string, as in every JSON report (docs/ci.md)
         })),
         mass: Q.show(res.mass),
         missing: res.missing.map((m) => ({ reason: failureKey(m.failure), probability: Q.show(m.weight) })),

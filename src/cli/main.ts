@@ -54,7 +54,21 @@ export function buildProgram(result: CommandResult): Command {
   registerBanking(program, result);
   registerDiff(program, result);
   registerMutants(program, result);
+  showDurationDefaults(program);
   return program;
+}
+
+/** A duration in milliseconds the way the duration flags take it (`10s`, `1m`, `500ms`). */
+export function showDuration(ms: number): string {
+  return ms % 60_000 === 0 ? `${ms / 60_000}m` : ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
+}
+
+/** Duration flags keep milliseconds but take `30s`: `--help` shows their defaults as they are typed (not `10000`). */
+function showDurationDefaults(cmd: Command): void {
+  for (const o of cmd.options) {
+    if (o.flags.includes('<duration>') && typeof o.defaultValue === 'number' && o.defaultValueDescription === undefined) o.defaultValueDescription = showDuration(o.defaultValue);
+  }
+  for (const c of cmd.commands) showDurationDefaults(c);
 }
 
 export async function main(argv: readonly string[]): Promise<number> {

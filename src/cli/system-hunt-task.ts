@@ -5,7 +5,7 @@
  * prints it if interrupted while shrinking); the result is plain data.
  */
 import { ENDORSE_SUITES, PPMF_SUITES } from '../api/registry.ts';
-import { huntPpmf } from '../ppmf/hunt.ts';
+import { huntPpmf, type HuntFailure, type HuntSearched } from '../ppmf/hunt.ts';
 import { huntEndorse } from '../endorse/hunt.ts';
 import { huntBanking } from '../api/banking-hunt.ts';
 
@@ -21,7 +21,11 @@ export interface SystemHuntArgs {
 }
 
 /** What comes back. */
-export interface SystemHuntResult { readonly found: boolean; readonly tried: number; readonly report: string; readonly json?: unknown }
+export interface SystemHuntResult {
+  readonly found: boolean; readonly tried: number; readonly report: string; readonly json?: unknown;
+  /** The suites searched and the first failure: one JUnit testcase / GitHub annotation per suite. */
+  readonly searched: readonly HuntSearched[]; readonly failure?: HuntFailure;
+}
 
 /** A failing case found (before shrinking): what an interrupted hunt can still say. */
 export interface SystemFound { readonly kind: 'found'; readonly suite: string; readonly reason: string; readonly testsToFailure: number }
@@ -40,5 +44,5 @@ export function executeSystemHunt(a: SystemHuntArgs, emit: (ev: SystemFound) => 
       r = huntBanking({ variant: a.variant ?? 'ifc-off', ...common });
       break;
   }
-  return { found: r.found, tried: r.tried, report: r.report, ...(r.json !== undefined ? { json: r.json } : {}) };
+  return { found: r.found, tried: r.tried, report: r.report, searched: r.searched, ...(r.failure ? { failure: r.failure } : {}), ...(r.json !== undefined ? { json: r.json } : {}) };
 }

@@ -10,6 +10,7 @@ import { defaultSeed } from '../runner/seed.ts';
 import { UserError } from '../util/absurd.ts';
 import { PRELUDE_VARIANTS, preludeVariantByName } from './variants.ts';
 import type { EndorseCtx } from './cases.ts';
+import type { HuntFailure, HuntSearched } from '../ppmf/hunt.ts';
 
 /** An endorse suite of any case type. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -18,7 +19,11 @@ export type AnyEndorseSuite = PropertySuite<any, EndorseCtx>;
 /** Options of an endorse hunt; `suites` is the registry's `ENDORSE_SUITES` (injected). */
 export interface EndorseHuntOptions { readonly suites: readonly AnyEndorseSuite[]; readonly variant: string; readonly seed?: number; readonly timeMs?: number; readonly suite?: string; /** Cases per suite (default 100,000). */ readonly runs?: number }
 /** The result of an endorse hunt. */
-export interface EndorseHuntResult { readonly found: boolean; readonly tried: number; readonly report: string; readonly json: unknown }
+export interface EndorseHuntResult {
+  readonly found: boolean; readonly tried: number; readonly report: string; readonly json: unknown;
+  /** Each suite searched, and the first failing case (for the JUnit and GitHub reporters). */
+  readonly searched: readonly HuntSearched[]; readonly failure?: HuntFailure;
+}
 
 /** Hunt one prelude variant (or `reference`). */
 export function huntEndorse(opts: EndorseHuntOptions): EndorseHuntResult {
@@ -37,6 +42,7 @@ export function huntEndorse(opts: EndorseHuntOptions): EndorseHuntResult {
   const ctx: EndorseCtx = { prelude: opts.variant };
   const d = drive(suites.map((suite) => ({ suite, ctx, label: opts.variant })), { seed, timeMs: budget, runs: opts.runs ?? 100_000, minShareMs: 500 });
   const tried = d.tried;
+  const searched = d.searched.map((s) => ({ suite: s.suite, cases: s.cases, ms: s.ms }));
   const suite = d.hit?.target.suite ?? d.error?.target.suite;
   if (suite !== undefined) {
     const cx = d.hit?.counterexample;
@@ -48,8 +54,9 @@ export function huntEndorse(opts: EndorseHuntOptions): EndorseHuntResult {
       '',
       `Replay: ${replay}`,
     ].join('\n');
-    return { found: true, tried, report, json: { found: true, variant: opts.variant, suite: suite.name, seed, path: cx?.path, tried, reason: cx?.reason ?? d.error?.message, case: cx?.value } };
+    const failure = { suite: suite.name, error: cx === undefined, reason: cx?.reason ?? d.error?.message ?? '', path: cx?.path ?? null, testsToFailure: cx?.testsToFailure ?? 0, shrinks: cx?.shrinks ?? 0 };
+    return { found: true, tried, report, searched, failure, json: { found: true, variant: opts.variant, suite: suite.name, seed, path: cx?.path, tried, reason: cx?.reason ?? d.error?.message, case: cx?.value } };
   }
   const report = `endorse hunt on ${v ? v.name : 'the standard prelude'}: no counterexample in ${tried} case(s) (${suites.map((s) => s.name).join(', ')}; seed ${seed}, ${Math.round(performance.now() - started)} ms)`;
-  return { found: false, tried, report, json: { found: false, variant: opts.variant, seed, tried } };
+  return { found: false, tried, report, searched, json: { found: false, variant: opts.variant, seed, tried } };
 }

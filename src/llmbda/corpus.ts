@@ -122,6 +122,18 @@ export function validateEntry(file: string, json: unknown): CorpusEntry {
   return o as unknown as CorpusEntry;
 }
 
+/** A model spec as corpus entries store it (`{"kind": "echo", "fallback": "0"}`), given as JSON text on the command line (`run --model`). */
+export function parseModelSpec(text: string, flag: string): ModelSpec {
+  let m: unknown;
+  try {
+    m = JSON.parse(text);
+  } catch (e) {
+    throw new UserError(`${flag}: not valid JSON: ${(e as Error).message}`);
+  }
+  validateModel(m, (f, why) => new UserError(`${flag}: model${f} ${why}`));
+  return m as ModelSpec;
+}
+
 function validateModel(m: unknown, bad: (field: string, why: string) => UserError): void {
   const responses = (r: unknown, where: string): void => {
     if (!Array.isArray(r)) throw bad(where, 'must be an array of [response, "p/q"] pairs');

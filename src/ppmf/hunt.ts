@@ -35,6 +35,23 @@ export interface PpmfHuntResult {
   readonly report: string;
   /** Machine-readable summary (JSON-safe). */
   readonly json?: unknown;
+  /** Each suite searched, in order, with its cases and time (the last one is the failing one, if any). */
+  readonly searched: readonly HuntSearched[];
+  /** The first failing case (or the suite that crashed), for the JUnit and GitHub reporters. */
+  readonly failure?: HuntFailure;
+}
+
+/** A suite searched by a system hunt. */
+export interface HuntSearched { readonly suite: string; readonly cases: number; readonly ms: number }
+
+/** Where a system hunt stopped: a counterexample (`error: false`) or a suite that crashed. */
+export interface HuntFailure {
+  readonly suite: string;
+  readonly error: boolean;
+  readonly reason: string;
+  readonly path: string | null;
+  readonly testsToFailure: number;
+  readonly shrinks: number;
 }
 
 /** Cases per suite before moving on (the time budget may stop a suite earlier). */
@@ -67,6 +84,7 @@ export function huntPpmf(opts: PpmfHuntOptions): PpmfHuntResult {
     ...(opts.onFound ? { onFailure: (t: { readonly suite: { readonly name: string } }, _c: unknown, reason: string, at: { readonly testsToFailure: number }) => opts.onFound!(t.suite.name, reason, at.testsToFailure) } : {}),
   });
   const tried = d.tried;
+  const searched = d.searched.map((s) => ({ suite: s.suite, cases: s.cases, ms: s.ms }));
   const suite = d.hit?.target.suite ?? d.error?.target.suite;
   if (suite !== undefined) {
     const cx = d.hit?.counterexample;
@@ -95,6 +113,8 @@ export function huntPpmf(opts: PpmfHuntOptions): PpmfHuntResult {
       found: true,
       tried,
       report,
+      searched,
+      failure: { suite: suite.name, error: cx === undefined, reason: cx?.reason ?? d.error?.message ?? '', path: cx?.path ?? null, testsToFailure: cx?.testsToFailure ?? 0, shrinks: cx?.shrinks ?? 0 },
       json: {
         system: system.name,
         suite: suite.name,
@@ -115,5 +135,5 @@ export function huntPpmf(opts: PpmfHuntOptions): PpmfHuntResult {
     `no counterexample in ${tried} case(s) over ${suites.map((s) => s.name).join(', ')} (seed ${seed}, ${Math.round(performance.now() - started)} ms)`,
     `Replay: ${replay}`,
   ].join('\n');
-  return { found: false, tried, report, json: { system: system.name, seed, tried, found: false, replay } };
+  return { found: false, tried, report, searched, json: { system: system.name, seed, tried, found: false, replay } };
 }

@@ -204,9 +204,54 @@ export function huntDocument(r: Omit<HuntResult, 'finding'> & { readonly finding
   return document('hunt', o.variantSpec, r.seed, r.timeMs, o.version, cases, r.report);
 }
 
-/** The `Replay:` commands printed in a report. */
+/** The `Replay:` commands printed in a report (banking's report writes `replay:`). */
 function replayLines(report: string): string[] {
-  return [...report.matchAll(/^\s*(?:Replay:\s*)?(npx llmbda .*)$/gm)].map((m) => m[1]!.trim());
+  return [...report.matchAll(/^\s*(?:Replay:\s*)?(npx llmbda .*)$/gim)].map((m) => m[1]!.trim());
+}
+
+/** What `hunt --system ppmf|endorse|banking` reports (src/cli/system-hunt-task.ts): the suites searched and where it stopped. */
+export interface SystemHuntSummary {
+  readonly system: 'ppmf' | 'endorse' | 'banking';
+  readonly variant: string;
+  readonly seed: number;
+  readonly found: boolean;
+  readonly report: string;
+  readonly timeMs: number;
+  readonly searched: readonly { readonly suite: string; readonly cases: number; readonly ms: number }[];
+  /** The first failing case, or the suite that crashed (`error`). */
+  readonly failure?: { readonly suite: string; readonly error: boolean; readonly reason: string; readonly path: string | null; readonly testsToFailure: number; readonly shrinks: number } | undefined;
+}
+
+/**
+ * The report of `llmbda hunt --system ppmf|endorse|banking`: one case per suite searched (these suites are
+ * not per lattice: `lattice` is `-`). The failing suite's message is a headline (its first line, JUnit's
+ * `message`) followed by the hunt's readable report. Passing and failing follow `huntDocument`, with
+ * `--expect-leak` too; a suite that crashed is an error case.
+ */
+export function systemHuntDocument(h: SystemHuntSummary, o: { readonly version: string; readonly expectLeak: boolean }): ReportDocument {
+  const f = h.failure;
+  const expected = o.expectLeak ? 'fails' : 'holds';
+  const under = `--system ${h.system} --variant ${h.variant}`;
+  const replay = replayLines(h.report);
+  const searched = [...h.searched];
+  // Where the hunt stopped is the last suite searched; a failure with no search record still gets its case.
+  if (f !== undefined && searched.at(-1)?.suite !== f.suite) searched.push({ suite: f.suite, cases: 0, ms: 0 });
+  const cases: ReportCase[] = searched.map((s, i) => {
+    const hit = f !== undefined && i === searched.length - 1;
+    const verdict: CaseVerdict = hit ? (f.error ? 'error' : 'fails') : 'holds';
+    const result: CaseResult = verdict === 'error' ? 'error' : o.expectLeak ? (h.found ? 'passed' : 'failed') : hit ? 'failed' : 'passed';
+    const headline = !hit
+      ? `${s.suite}: no counterexample in ${s.cases} case(s) under ${under}${o.expectLeak ? ' (--expect-leak wanted one)' : ''}`
+      : f.error ? `${s.suite}: the suite crashed under ${under}: ${firstLine(f.reason)}`
+      : `${s.suite}: counterexample under ${under} after ${f.testsToFailure} case(s): ${firstLine(f.reason)}`;
+    return {
+      id: `${s.suite}/-`, suite: s.suite, lattice: '-', variant: h.variant, verdict, expected, result, runs: s.cases, timeMs: Math.round(s.ms), seed: h.seed,
+      path: hit ? f.path : null, nonVacuity: [],
+      counterexample: hit && !f.error ? { pretty: h.report, reason: firstLine(f.reason), testsToFailure: f.testsToFailure, shrinks: f.shrinks, corpusFile: null, entry: null, savedTo: null } : null,
+      message: hit || result !== 'passed' ? `${headline}\n\n${h.report}` : '', explanation: null, replay: hit || result !== 'passed' ? replay : [], file: null,
+    };
+  });
+  return document('hunt', h.variant, h.seed, h.timeMs, o.version, cases, h.report);
 }
 
 /** The report of `llmbda replay`: one case per corpus file (loading errors are error cases). */

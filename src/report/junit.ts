@@ -23,7 +23,7 @@ const seconds = (ms: number): string => (ms / 1000).toFixed(3);
 
 /** The testcase name: what was judged, where. */
 export function caseName(c: ReportCase, command: ReportDocument['command']): string {
-  return command === 'replay' ? c.id : `${c.suite} on ${c.lattice}`;
+  return command === 'replay' ? c.id : c.lattice === '-' ? c.suite : `${c.suite} on ${c.lattice}`;
 }
 
 function testcase(c: ReportCase, d: ReportDocument): string {
