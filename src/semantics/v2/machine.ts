@@ -113,6 +113,8 @@ const FUEL_RESULT: readonly WOut<never>[] = [{ out: FUEL, weight: Q.ONE }];
 const MEMO_WINDOW = 4096;
 const MEMO_PAUSE = 4 * MEMO_WINDOW;
 const EMPTY_RECORD = { kind: 'record', fields: [] } as const;
+/** Per lattice, the standard `fromBool`'s results `[false, true]` as runtime bodies (`Machine.church`). */
+const CHURCH = new WeakMap<object, [unknown, unknown]>();
 
 export class Machine<L> {
   readonly lat: Lattice<L>;
@@ -144,9 +146,6 @@ export class Machine<L> {
   /** The standard binops of the model's table, computed on values (prims-fast.ts), and whether its fromBool is standard. */
   private readonly binops: ReadonlyMap<string, FastBinop>;
   private readonly fromBoolStandard: boolean;
-  /** `fromBool`'s two results as runtime bodies (compiled on first use). */
-  private churchTrue: Body2<L> | undefined;
-  private churchFalse: Body2<L> | undefined;
   /** The lattice's ⊥, and the shared ⊥ unit `{}`. */
   private readonly bottom: L;
   private unitBottom: V2<L> | undefined;
@@ -674,14 +673,20 @@ export class Machine<L> {
     return this.primGeneric(pc, v, name);
   }
 
-  /** The Church boolean `fromBool` returns, as a runtime body (compiled once, through the generic path's own `fromBare`). */
+  /**
+   * The Church boolean the standard `fromBool` returns, as a runtime body: built once per lattice through the
+   * generic path's own `fromBare` and shared by every evaluation (it depends only on the standard function and
+   * the lattice's `wrapValues`; bodies are immutable). Per machine it cost an `exprId` of the lambda per evaluation.
+   */
   private church(t: boolean): Body2<L> {
-    let c = t ? this.churchTrue : this.churchFalse;
+    let pair = CHURCH.get(this.lat) as [Body2<L> | undefined, Body2<L> | undefined] | undefined;
+    if (pair === undefined) { pair = [undefined, undefined]; CHURCH.set(this.lat, pair); }
+    let c = pair[t ? 1 : 0];
     if (c === undefined) {
       const r = this.ev.primEval('fromBool', { kind: 'bool', value: t });
       if (!r.ok) throw new Error('internal error: the standard fromBool failed');
       c = this.fromBare(this.ev.wrap(r.value));
-      if (t) this.churchTrue = c; else this.churchFalse = c;
+      pair[t ? 1 : 0] = c;
     }
     return c;
   }
