@@ -119,7 +119,7 @@ const bySlot = (a: number, b: number): number => a - b;
 /** A compiled node: its id is taken after its children's (post-order), as they are compiled first. */
 function mk<L>(e: Expr<L>, scope: readonly string[], fv: Map<Expr<L>, readonly string[]>, c: object, quick: boolean): Code<L> {
   // Every node has every kind's fields in one order (UNIFORM's): one V8 shape, monomorphic reads in the loops.
-  // One literal rather than `Object.assign({ …, ...UNIFORM }, c)`, which cost ≈ 4× the whole compile.
+  // One literal rather than `Object.assign({ …, ...UNIFORM }, c)`: about half the compile time of a generated program.
   const o = c as Fields;
   return {
     id: nextId++, uses: usesOf(e, scope, fv), quick, k: o.k, slot: o.slot ?? -1, name: o.name ?? '', src: o.src, body: o.body,

@@ -56,7 +56,7 @@ export function evaluateV2<L>(
   });
   const outs = m.run(pc, { label: conv.label, msgs: ev.internMessages(conv.messages) }, compileClosed(expr), fuel);
   const a = assembleEvaluation(lattice, outs.map(({ out, weight }) => ({ outcome: out, weight })), (c) => ev.publicConv(c), readback);
-  // Fields listed, not spread: `{ ...a, … }` measured ≈ 7 µs per evaluation (V8's slow path), most of a small one's cost.
+  // Fields listed, not spread: `{ ...a, … }` measured ≈ 7 µs per evaluation, most of a small one's cost.
   return {
     finals: a.finals,
     missing: a.missing,
