@@ -37,16 +37,31 @@ function sharedParses<L>(lat: Lattice<L>, prelude: Prelude<L>): Map<string, Expr
   return m as Map<string, Expr<L>>;
 }
 
+const LABEL_KEYS = new WeakMap<object, Map<unknown, string>>();
+/** Bound on a lattice's shared label-key table (labels of an infinite lattice could otherwise pile up). */
+const LABEL_KEYS_LIMIT = 4096;
+
+function sharedLabelKeys<L>(lat: Lattice<L>): Map<unknown, string> {
+  let m = LABEL_KEYS.get(lat);
+  if (!m) { m = new Map(); LABEL_KEYS.set(lat, m); }
+  else if (m.size >= LABEL_KEYS_LIMIT) m.clear();
+  return m;
+}
+
 export class Ev<L> {
-  private readonly ids = new WeakMap<object, number>();
-  private readonly idOfKey = new Map<string, number>();
-  private readonly msgsOfKey = new Map<string, Msgs>();
-  private readonly memo = new Map<string, ODist<L>>();
-  private readonly labelKeys = new Map<unknown, string>();
-  private readonly deepCache = new WeakMap<object, L>();
-  private readonly stripCache = new WeakMap<object, Expr<never>>();
-  private readonly weightCache = new Map<number, ResponseDist>();
-  private readonly messagesCache = new Map<number, readonly string[]>();
+  // Per-evaluation caches, each created on first use: most evaluations of a suite are small programs that
+  // need two or three of them, and an `Ev` is built per evaluation (a WeakMap is costly to create and to
+  // collect: the garbage collector treats its entries as ephemerons).
+  private ids: WeakMap<object, number> | undefined;
+  private idOfKey: Map<string, number> | undefined;
+  private msgsOfKey: Map<string, Msgs> | undefined;
+  private memo: Map<string, ODist<L>> | undefined;
+  private deepCache: WeakMap<object, L> | undefined;
+  private stripCache: WeakMap<object, Expr<never>> | undefined;
+  private weightCache: Map<number, ResponseDist> | undefined;
+  private messagesCache: Map<number, readonly string[]> | undefined;
+  /** `lat.show` of scalar labels, shared by every evaluation on this lattice (`show` is a pure function of it). */
+  private readonly labelKeys: Map<unknown, string>;
   /** Shared by every evaluation with the same lattice and prelude (`parse(r)[prelude]` is a pure function of them). */
   private readonly parseCache: Map<string, Expr<L>>;
   /** Number of rule applications (a cost measure for benchmarks). */
@@ -67,6 +82,7 @@ export class Ev<L> {
     readonly maxOutcomes: number = Infinity,
   ) {
     this.parseCache = sharedParses(lat, prelude);
+    this.labelKeys = sharedLabelKeys(lat);
   }
 
   // ------------------------------------------------------------------------------------------
@@ -78,14 +94,14 @@ export class Ev<L> {
     let key: string | undefined;
     if (this.memoise) {
       key = `${this.labelKey(pc)}|${this.labelKey(conv.label)}/${conv.msgs?.id ?? 0}|${this.exprId(e)}|${fuel}`;
-      const hit = this.memo.get(key);
+      const hit = (this.memo ??= new Map()).get(key);
       if (hit) { this.memoHits++; return hit; }
     }
     if (++this.steps > this.maxSteps) throw new BudgetExceeded(stepLimitMessage(this.maxSteps), 'steps', this.maxSteps);
     const entry = this.semantics.entry?.(this, pc, conv, e, fuel - 1);
     const out = entry ?? this.dispatch(pc, conv, e, fuel - 1);
     this.checkOutcomes(out.size);
-    if (key !== undefined) this.memo.set(key, out);
+    if (key !== undefined) this.memo!.set(key, out);
     return out;
   }
 
@@ -181,15 +197,16 @@ export class Ev<L> {
   unit(label: L): Value<L> { return { kind: 'label', label, body: EMPTY_RECORD }; }
 
   deepLabel(e: Expr<L>): L {
-    const hit = this.deepCache.get(e);
+    const hit = (this.deepCache ??= new WeakMap()).get(e);
     if (hit !== undefined) return hit;
     const l = deepLabel(this.lat, e);
     this.deepCache.set(e, l);
     return l;
   }
   strip(e: Expr<L>): PlainValue {
-    let hit = this.stripCache.get(e);
-    if (hit === undefined) { hit = stripLabels(e) as Expr<never>; this.stripCache.set(e, hit); }
+    const cache = (this.stripCache ??= new WeakMap());
+    let hit = cache.get(e);
+    if (hit === undefined) { hit = stripLabels(e) as Expr<never>; cache.set(e, hit); }
     return hit as unknown as PlainValue;
   }
   /** `flatten(V) = deepLabel(V):stripLabels(V)`. */
@@ -212,27 +229,28 @@ export class Ev<L> {
   append(conv: Conv<L>, msg: string, label: L): Conv<L> {
     const prevId = conv.msgs?.id ?? 0;
     const k = `${prevId}\u0000${msg}`;
-    let m = this.msgsOfKey.get(k);
+    const table = (this.msgsOfKey ??= new Map());
+    let m = table.get(k);
     if (!m) {
-      m = { id: this.msgsOfKey.size + 1, prev: conv.msgs, last: msg, length: (conv.msgs?.length ?? 0) + 1 };
-      this.msgsOfKey.set(k, m);
+      m = { id: table.size + 1, prev: conv.msgs, last: msg, length: (conv.msgs?.length ?? 0) + 1 };
+      table.set(k, m);
     }
     return { label, msgs: m };
   }
   /** The message list of a conversation, as an array (cached). */
   messages(msgs: Msgs | null): readonly string[] {
     if (msgs === null) return EMPTY_MESSAGES;
-    let hit = this.messagesCache.get(msgs.id);
-    if (!hit) { hit = [...this.messages(msgs.prev), msgs.last]; this.messagesCache.set(msgs.id, hit); }
+    let hit = this.messagesCache?.get(msgs.id);
+    if (!hit) { hit = [...this.messages(msgs.prev), msgs.last]; (this.messagesCache ??= new Map()).set(msgs.id, hit); }
     return hit;
   }
   /** `weight(c)`, only the responses with positive weight. */
   responses(conv: Conv<L>): ResponseDist {
     const id = conv.msgs?.id ?? 0;
-    let hit = this.weightCache.get(id);
+    let hit = this.weightCache?.get(id);
     if (!hit) {
       hit = this.model.weight(this.messages(conv.msgs)).filter(([, p]) => Q.lt(Q.ZERO, p));
-      this.weightCache.set(id, hit);
+      (this.weightCache ??= new Map()).set(id, hit);
     }
     return hit;
   }
@@ -271,7 +289,8 @@ export class Ev<L> {
 
   /** A small id, equal for structurally equal expressions within this evaluation. */
   exprId(e: Expr<L>): number {
-    const hit = this.ids.get(e);
+    const ids = (this.ids ??= new WeakMap());
+    const hit = ids.get(e);
     if (hit !== undefined) return hit;
     let k: string;
     switch (e.kind) {
@@ -298,9 +317,10 @@ export class Ev<L> {
       case 'index': k = `i${this.exprId(e.target)} ${this.exprId(e.index)}`; break;
       default: return absurd(e);
     }
-    let id = this.idOfKey.get(k);
-    if (id === undefined) { id = this.idOfKey.size + 1; this.idOfKey.set(k, id); }
-    this.ids.set(e, id);
+    const table = (this.idOfKey ??= new Map());
+    let id = table.get(k);
+    if (id === undefined) { id = table.size + 1; table.set(k, id); }
+    ids.set(e, id);
     return id;
   }
 

@@ -118,9 +118,18 @@ const bySlot = (a: number, b: number): number => a - b;
 
 /** A compiled node: its id is taken after its children's (post-order), as they are compiled first. */
 function mk<L>(e: Expr<L>, scope: readonly string[], fv: Map<Expr<L>, readonly string[]>, c: object, quick: boolean): Code<L> {
-  // Every node has every kind's fields in one order (UNIFORM first): one V8 shape, monomorphic reads in the loops.
-  return Object.assign({ id: nextId++, uses: usesOf(e, scope, fv), quick, ...UNIFORM }, c) as unknown as Code<L>;
+  // Every node has every kind's fields in one order (UNIFORM's): one V8 shape, monomorphic reads in the loops.
+  // One literal rather than `Object.assign({ …, ...UNIFORM }, c)`: about half the compile time of a generated program.
+  const o = c as Fields;
+  return {
+    id: nextId++, uses: usesOf(e, scope, fv), quick, k: o.k, slot: o.slot ?? -1, name: o.name ?? '', src: o.src, body: o.body,
+    caps: o.caps, capNames: o.capNames, fn: o.fn, arg: o.arg, label: o.label, e: o.e, names: o.names, elems: o.elems,
+    target: o.target, index: o.index,
+  } as unknown as Code<L>;
 }
+
+/** Every kind's fields (UNIFORM's keys), as `mk` reads them from a node's own ones. */
+type Fields = { readonly [K in keyof typeof UNIFORM]?: K extends 'k' ? string : K extends 'slot' ? number : K extends 'name' ? string : unknown } & { readonly k: string };
 
 function compileAll<L>(xs: readonly Expr<L>[], scope: readonly string[], fv: Map<Expr<L>, readonly string[]>): Code<L>[] {
   const out = new Array<Code<L>>(xs.length);

@@ -55,8 +55,13 @@ export function evaluateV2<L>(
     ...(opts.probation !== undefined ? { probation: opts.probation } : {}),
   });
   const outs = m.run(pc, { label: conv.label, msgs: ev.internMessages(conv.messages) }, compileClosed(expr), fuel);
+  const a = assembleEvaluation(lattice, outs.map(({ out, weight }) => ({ outcome: out, weight })), (c) => ev.publicConv(c), readback);
+  // Fields listed, not spread: `{ ...a, … }` measured ≈ 7 µs per evaluation, most of a small one's cost.
   return {
-    ...assembleEvaluation(lattice, outs.map(({ out, weight }) => ({ outcome: out, weight })), (c) => ev.publicConv(c), readback),
+    finals: a.finals,
+    missing: a.missing,
+    mass: a.mass,
+    modelDeficit: a.modelDeficit,
     steps: m.steps,
     memoHits: m.memoHits,
     peakMemo: m.peakMemo,

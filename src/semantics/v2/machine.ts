@@ -113,6 +113,8 @@ const FUEL_RESULT: readonly WOut<never>[] = [{ out: FUEL, weight: Q.ONE }];
 const MEMO_WINDOW = 4096;
 const MEMO_PAUSE = 4 * MEMO_WINDOW;
 const EMPTY_RECORD = { kind: 'record', fields: [] } as const;
+/** Per lattice, the standard `fromBool`'s results `[false, true]` as runtime bodies (`Machine.church`). */
+const CHURCH = new WeakMap<object, [unknown, unknown]>();
 
 export class Machine<L> {
   readonly lat: Lattice<L>;
@@ -121,13 +123,15 @@ export class Machine<L> {
   /** Largest memo size seen (both generations) and largest round, for the bounded-memory report. */
   peakMemo = 0;
   peakRound = 0;
-  private memo = new Map<string, readonly WOut<L>[]>();
-  private memoOld = new Map<string, readonly WOut<L>[]>();
-  private readonly idOfKey = new Map<string, number>();
-  private readonly lamCache = new Map<number, LamCode<L>>();
+  // Tables created on first use: a small program needs none or one of them, and a machine is built per
+  // evaluation (a WeakMap is also costly for the garbage collector: its entries are ephemerons).
+  private memo: Map<string, readonly WOut<L>[]> | undefined;
+  private memoOld: Map<string, readonly WOut<L>[]> | undefined;
+  private idOfKey: Map<string, number> | undefined;
+  private lamCache: Map<number, LamCode<L>> | undefined;
   /** The same, by object (a primitive returning a shared lambda, e.g. `fromBool`'s, skips `exprId`). */
-  private readonly lamByObject = new WeakMap<object, LamCode<L>>();
-  private readonly nodeStats = new Map<number, NodeStat>();
+  private lamByObject: WeakMap<object, LamCode<L>> | undefined;
+  private nodeStats: Map<number, NodeStat> | undefined;
   private readonly probation: number;
   private windowLookups = 0;
   private windowHits = 0;
@@ -142,9 +146,6 @@ export class Machine<L> {
   /** The standard binops of the model's table, computed on values (prims-fast.ts), and whether its fromBool is standard. */
   private readonly binops: ReadonlyMap<string, FastBinop>;
   private readonly fromBoolStandard: boolean;
-  /** `fromBool`'s two results as runtime bodies (compiled on first use). */
-  private churchTrue: Body2<L> | undefined;
-  private churchFalse: Body2<L> | undefined;
   /** The lattice's ⊥, and the shared ⊥ unit `{}`. */
   private readonly bottom: L;
   private unitBottom: V2<L> | undefined;
@@ -351,10 +352,11 @@ export class Machine<L> {
 
   /** Per code node: does memoising / trying `direct` on its sub-derivations pay in this evaluation? */
   private statOf(code: Code<L>): NodeStat {
-    let st = this.nodeStats.get(code.id);
+    const stats = (this.nodeStats ??= new Map());
+    let st = stats.get(code.id);
     if (st === undefined) {
       st = { memo: true, lookups: 0, hits: 0, direct: true, tries: 0, runs: 0, merge: true, inserts: 0, merges: 0, outMerge: true, outInserts: 0, outMerges: 0 };
-      this.nodeStats.set(code.id, st);
+      stats.set(code.id, st);
     }
     return st;
   }
@@ -375,7 +377,7 @@ export class Machine<L> {
   private memoOn(): boolean {
     if (this.memoPaused > 0) { this.memoPaused--; return false; }
     if (++this.windowLookups >= MEMO_WINDOW) {
-      if (this.windowHits === 0) { this.memoPaused = MEMO_PAUSE; this.memo = new Map(); this.memoOld = new Map(); }
+      if (this.windowHits === 0) { this.memoPaused = MEMO_PAUSE; this.memo = undefined; this.memoOld = undefined; }
       this.windowLookups = 0;
       this.windowHits = 0;
     }
@@ -383,17 +385,18 @@ export class Machine<L> {
   }
 
   private recall(k: string): readonly WOut<L>[] | undefined {
-    const hit = this.memo.get(k);
+    const hit = this.memo?.get(k);
     if (hit) return hit;
-    const old = this.memoOld.get(k);
+    const old = this.memoOld?.get(k);
     if (old) this.remember(k, old);
     return old;
   }
 
   private remember(k: string, res: readonly WOut<L>[]): void {
-    if (this.memo.size >= this.opts.memoGeneration) { this.memoOld = this.memo; this.memo = new Map(); }
-    this.memo.set(k, res);
-    const size = this.memo.size + this.memoOld.size;
+    let memo = (this.memo ??= new Map());
+    if (memo.size >= this.opts.memoGeneration) { this.memoOld = memo; this.memo = memo = new Map(); }
+    memo.set(k, res);
+    const size = memo.size + (this.memoOld?.size ?? 0);
     if (size > this.peakMemo) this.peakMemo = size;
   }
 
@@ -401,12 +404,13 @@ export class Machine<L> {
   // Keys (hash-consing of values; configurations keyed by the slots their code reads).
 
   private intern(k: string): number {
-    let id = this.idOfKey.get(k);
+    const table = (this.idOfKey ??= new Map());
+    let id = table.get(k);
     if (id === undefined) {
       // Bounded: forgetting an id only costs merges (a fresh id is never reused for another key).
-      if (this.idOfKey.size >= 4 * this.opts.memoGeneration) this.idOfKey.clear();
+      if (table.size >= 4 * this.opts.memoGeneration) table.clear();
       id = this.nextValueId++;
-      this.idOfKey.set(k, id);
+      table.set(k, id);
     }
     return id;
   }
@@ -620,14 +624,15 @@ export class Machine<L> {
   /** A bare value from a primitive as a runtime body; lambdas compiled once per structure (hash-consed). */
   private fromBare(b: BareValue<L>): Body2<L> {
     if (b.kind !== 'lam') return fromBare(b);
-    const same = this.lamByObject.get(b);
+    const byObject = (this.lamByObject ??= new WeakMap()), cache = (this.lamCache ??= new Map());
+    const same = byObject.get(b);
     if (same) return { kind: 'clo', code: same, env: [] };
     const id = this.ev.exprId(b);
-    const hit = this.lamCache.get(id);
-    if (hit) { this.lamByObject.set(b, hit); return { kind: 'clo', code: hit, env: [] }; }
+    const hit = cache.get(id);
+    if (hit) { byObject.set(b, hit); return { kind: 'clo', code: hit, env: [] }; }
     const code = compileClosed(b) as LamCode<L>;
-    this.lamCache.set(id, code);
-    this.lamByObject.set(b, code);
+    cache.set(id, code);
+    byObject.set(b, code);
     return { kind: 'clo', code, env: [] };
   }
 
@@ -668,14 +673,20 @@ export class Machine<L> {
     return this.primGeneric(pc, v, name);
   }
 
-  /** The Church boolean `fromBool` returns, as a runtime body (compiled once, through the generic path's own `fromBare`). */
+  /**
+   * The Church boolean the standard `fromBool` returns, as a runtime body: built once per lattice through the
+   * generic path's own `fromBare` and shared by every evaluation (it depends only on the standard function and
+   * the lattice's `wrapValues`; bodies are immutable). Per machine it cost an `exprId` of the lambda per evaluation.
+   */
   private church(t: boolean): Body2<L> {
-    let c = t ? this.churchTrue : this.churchFalse;
+    let pair = CHURCH.get(this.lat) as [Body2<L> | undefined, Body2<L> | undefined] | undefined;
+    if (pair === undefined) { pair = [undefined, undefined]; CHURCH.set(this.lat, pair); }
+    let c = pair[t ? 1 : 0];
     if (c === undefined) {
       const r = this.ev.primEval('fromBool', { kind: 'bool', value: t });
       if (!r.ok) throw new Error('internal error: the standard fromBool failed');
       c = this.fromBare(this.ev.wrap(r.value));
-      if (t) this.churchTrue = c; else this.churchFalse = c;
+      pair[t ? 1 : 0] = c;
     }
     return c;
   }
