@@ -21,7 +21,7 @@
 import * as Q from '../../distributions/rational.ts';
 import type { Failure } from '../config.ts';
 import type { Conv } from '../odist.ts';
-import type { Code } from './code.ts';
+import type { Code, LamCode } from './code.ts';
 import type { Cfg, Machine, Rule, WOut } from './machine.ts';
 import type { V2 } from './values.ts';
 
@@ -52,6 +52,50 @@ function mulW(a: Q.Rational, b: Q.Rational): Q.Rational {
 }
 
 /**
+ * The desugared `if c then e2 else e3` ≜ `(prim "fromBool" c) (λ_. e2) (λ_. e3) {}` (spec §2) with a quick
+ * condition, as compiled: the three Apps, the Prim, the two branch lambdas. Recognised by structure (the
+ * parser's expansion or the same term written out), cached in the outer App's `fast` slot.
+ */
+interface IfShape<L> {
+  readonly prim: Code<L>;
+  readonly then: LamCode<L>;
+  readonly else: LamCode<L>;
+}
+
+/** The App's `if` shape, or null (also cached: `fast` null is "not an `if` with a quick condition"). */
+function ifShapeOf<L>(a3: Code<L> & { k: 'app' }): IfShape<L> | null {
+  const a2 = a3.fn, r = a3.arg;
+  let out: IfShape<L> | null = null;
+  if (r.k === 'record' && r.elems.length === 0 && a2.k === 'app' && a2.arg.k === 'lam') {
+    const a1 = a2.fn;
+    if (a1.k === 'app' && a1.arg.k === 'lam' && a1.fn.k === 'prim' && a1.fn.name === 'fromBool' && a1.fn.quick) {
+      out = { prim: a1.fn, then: a1.arg, else: a2.arg };
+    }
+  }
+  a3.fast = out;
+  return out;
+}
+
+/**
+ * Which Church boolean a closure is: 1 for `λt.λf.λu. t u`, 2 for `λt.λf.λu. f u` (t, f, u distinct, no
+ * captures: the shapes the standard `fromBool` returns), 0 for anything else. Cached in the lambda's `fast`.
+ */
+function churchSide<L>(v: V2<L>): number {
+  const b = v.body;
+  if (b.kind !== 'clo' || b.env.length !== 0) return 0;
+  const c = b.code;
+  if (c.fast !== undefined) return c.fast as number;
+  let side = 0;
+  const mid = c.body, inner = mid.k === 'lam' ? mid.body : undefined, app = inner?.k === 'lam' ? inner.body : undefined;
+  if (mid.k === 'lam' && inner !== undefined && inner.k === 'lam' && app !== undefined && app.k === 'app' && app.fn.k === 'var' && app.arg.k === 'var') {
+    const t = c.src.param, f = mid.src.param, u = inner.src.param;
+    if (t !== f && t !== u && f !== u && app.arg.slot === 0 && app.arg.name === u) side = app.fn.name === t ? 1 : app.fn.name === f ? 2 : 0;
+  }
+  c.fast = side;
+  return side;
+}
+
+/**
  * The fast path's run of `root` on machine `m` (rule applications counted in `m.steps`): the result (empty
  * or one weighted outcome), or undefined when a rule made a second terminal request (the caller gives up).
  */
@@ -70,6 +114,7 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
   /** CONS, PRIM_PAIR: how many elements are done. */
   const fi: number[] = [];
   let sp = 0;
+  const lat = m.lat, bottom = lat.bottom;
 
   // The configuration to enter (pc, conv, code, env, fuel) and the weight `cw` its result carries.
   let pc = root.pc, conv = root.conv, code = root.code, env = root.env, fuel = root.fuel;
@@ -90,6 +135,46 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
       m.tick();
       const k = code.k;
       if (k === 'app') {
+        const sh = (code.fast !== undefined ? code.fast : ifShapeOf(code)) as IfShape<L> | null;
+        if (sh !== null && fuel >= 4) {
+          // `if c then e2 else e3` with a quick condition, fused (no Church-boolean closures, no frames):
+          // App, App, App (this tick and two), Prim and c by `quickValue` at fuel − 3; then, as the spec's
+          // derivation: λ_.e2, the Church body λf, λ_.e3, λu, {} (pc:{}), App `t u`, the reads of t and u
+          // (fuel ≥ 4 leaves every one of these premises fuel enough), and the chosen branch's body at the
+          // label its read gives, pc ⊔ ℓ(fromBool c), with fuel − 2. The condition is deterministic, so
+          // nothing here can branch.
+          m.tick(); m.tick();
+          const cv = m.quickValue(pc, sh.prim, env, fuel - 3);
+          if (isFailure(cv)) { has = true; val = cv; w = cw; break; }
+          const side = churchSide(cv);
+          if (side === 0) {
+            // Not a standard Church boolean (a model's own fromBool): the three Apps as frames, the
+            // innermost one handed its function's value.
+            const a2 = code.fn as Code<L> & { k: 'app' }, a1 = a2.fn;
+            for (let j = 0; j < 3; j++) {
+              const c = j === 0 ? code : j === 1 ? a2 : a1;
+              if (sp === fk.length) { fk.push(APP_FN); fpc.push(pc); fcode.push(c); fenv.push(env); ffuel.push(fuel - j); fw.push(j === 0 ? cw : Q.ONE); fx.push(undefined); fi.push(0); }
+              else { fk[sp] = APP_FN; fpc[sp] = pc; fcode[sp] = c; fenv[sp] = env; ffuel[sp] = fuel - j; fw[sp] = j === 0 ? cw : Q.ONE; fx[sp] = undefined; }
+              sp++;
+            }
+            has = true; val = cv; oc = conv; w = Q.ONE;
+            break;
+          }
+          m.tick(); m.tick(); m.tick(); m.tick();
+          const unit = m.quickValue(pc, code.arg, env, fuel - 1) as V2<L>;
+          m.tick(); m.tick(); m.tick();
+          const lb = cv.label;
+          const sel = side === 1 ? sh.then : sh.else;
+          // The read of the branch closure pc:λ_.e at lb (Machine.readVar on a closure), and its body's environment.
+          let l1 = pc;
+          if (lb !== bottom) { const j = lat.join(lb, pc); if (!lat.equals(j, pc)) l1 = j; }
+          const caps = sel.caps, n = caps.length;
+          const e = new Array<V2<L>>(n + 1);
+          e[0] = m.readVar(lb, unit);
+          for (let i = 0; i < n; i++) e[i + 1] = env[caps[i]!]!;
+          pc = l1; code = sel.body; env = e; fuel -= 2;
+          continue;
+        }
         const fc = code.fn;
         if (!fc.quick) {
           if (sp === fk.length) { fk.push(APP_FN); fpc.push(pc); fcode.push(code); fenv.push(env); ffuel.push(fuel); fw.push(cw); fx.push(undefined); fi.push(0); }
