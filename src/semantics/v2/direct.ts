@@ -23,7 +23,7 @@ import type { Failure } from '../config.ts';
 import type { Conv } from '../odist.ts';
 import type { Code, LamCode } from './code.ts';
 import type { Cfg, Machine, Rule, WOut } from './machine.ts';
-import type { V2 } from './values.ts';
+import { mkValue, type V2 } from './values.ts';
 
 const FUEL: Failure = { kind: 'fuel' };
 /** A frame's environment once it is no longer needed. */
@@ -49,6 +49,69 @@ function bodyEnv<L>(arg: V2<L>, caps: readonly V2<L>[]): V2<L>[] {
 /** `a · b` without allocating when either factor is the shared `Q.ONE` (the deterministic case). */
 function mulW(a: Q.Rational, b: Q.Rational): Q.Rational {
   return a === Q.ONE ? b : b === Q.ONE ? a : Q.mul(a, b);
+}
+
+/**
+ * The closure a body `λy.e` evaluates to (Lam, at the function's label) when that body is entered with
+ * `arg` in slot 0 and the function's captured values `caps` in slots 1…: its captured values are taken
+ * straight from those two, without building the body's environment.
+ */
+function captureFrom<L>(lam: LamCode<L>, arg: V2<L>, caps: readonly V2<L>[]): V2<L>[] {
+  const cs = lam.caps, n = cs.length;
+  const out = new Array<V2<L>>(n);
+  for (let i = 0; i < n; i++) { const s = cs[i]!; out[i] = s === 0 ? arg : caps[s - 1]!; }
+  return out;
+}
+
+/** A scalar literal's value at pc, shared per (machine, code node, pc): values are immutable, ids per machine. */
+interface ScalarCache<L> { readonly m: Machine<L>; readonly pc: L; readonly v: V2<L> }
+
+/**
+ * Quick code as `Machine.quickValue` evaluates it (same fuel, steps and labels), with the commonest nodes
+ * inline: a variable, a scalar literal (its value shared), and a binop over a literal pair of such.
+ */
+function quickIn<L>(m: Machine<L>, pc: L, code: Code<L>, env: readonly V2<L>[], fuel: number): V2<L> | Failure {
+  const k = code.k;
+  if (k === 'var') return m.quickVar(pc, code.slot, env, fuel);
+  if (k === 'scalar') {
+    // ScalarLit: pc:k.
+    if (fuel <= 0) return FUEL;
+    m.tick();
+    const c = code.fast as ScalarCache<L> | undefined;
+    if (c !== undefined && c.m === m && c.pc === pc) return c.v;
+    const v = mkValue(pc, code.e);
+    code.fast = { m, pc, v };
+    return v;
+  }
+  if (k === 'prim' && code.arg.k === 'array' && code.arg.elems.length === 2) {
+    // Prim, then ArrayCons over the pair (its own step), the elements at fuel − 2, then `primPair`.
+    if (fuel <= 0) return FUEL;
+    m.tick();
+    if (fuel <= 1) return FUEL;
+    m.tick();
+    const a = code.arg;
+    const x = quickIn(m, pc, a.elems[0]!, env, fuel - 2);
+    if (isFailure(x)) return x;
+    const y = quickIn(m, pc, a.elems[1]!, env, fuel - 2);
+    if (isFailure(y)) return y;
+    return m.primPair(pc, a, x, y, code.name);
+  }
+  if (k === 'lam') {
+    // Lam: pc:λx.e, capturing the values of its free variables (`Machine.closure`).
+    if (fuel <= 0) return FUEL;
+    m.tick();
+    const cs = code.caps, n = cs.length;
+    const captured = new Array<V2<L>>(n);
+    for (let i = 0; i < n; i++) captured[i] = env[cs[i]!]!;
+    return mkValue(pc, { kind: 'clo', code, env: captured });
+  }
+  return m.quickValue(pc, code, env, fuel);
+}
+
+/** `n` rule applications at once (`Machine.tick` n times: the same count, the same budget error). */
+function ticks<L>(m: Machine<L>, n: number): void {
+  if (m.steps + n <= m.opts.maxSteps) m.steps += n;
+  else for (let i = 0; i < n; i++) m.tick();
 }
 
 /**
@@ -131,7 +194,7 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
     // ENTER: run the configuration until a result is in the register or a frame waits for a premise.
     for (;;) {
       if (fuel <= 0) { has = true; val = FUEL; w = cw; break; }
-      if (code.quick) { has = true; val = code.k === 'var' ? m.quickVar(pc, code.slot, env, fuel) : m.quickValue(pc, code, env, fuel); oc = conv; w = cw; break; }
+      if (code.quick) { has = true; val = quickIn(m, pc, code, env, fuel); oc = conv; w = cw; break; }
       m.tick();
       const k = code.k;
       if (k === 'app') {
@@ -143,8 +206,8 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
           // (fuel ≥ 4 leaves every one of these premises fuel enough), and the chosen branch's body at the
           // label its read gives, pc ⊔ ℓ(fromBool c), with fuel − 2. The condition is deterministic, so
           // nothing here can branch.
-          m.tick(); m.tick();
-          const cv = m.quickValue(pc, sh.prim, env, fuel - 3);
+          ticks(m, 2);
+          const cv = quickIn(m, pc, sh.prim, env, fuel - 3);
           if (isFailure(cv)) { has = true; val = cv; w = cw; break; }
           const side = churchSide(cv);
           if (side === 0) {
@@ -160,9 +223,9 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
             has = true; val = cv; oc = conv; w = Q.ONE;
             break;
           }
-          m.tick(); m.tick(); m.tick(); m.tick();
+          ticks(m, 4);
           const unit = m.quickValue(pc, code.arg, env, fuel - 1) as V2<L>;
-          m.tick(); m.tick(); m.tick();
+          ticks(m, 3);
           const lb = cv.label;
           const sel = side === 1 ? sh.then : sh.else;
           // The read of the branch closure pc:λ_.e at lb (Machine.readVar on a closure), and its body's environment.
@@ -184,7 +247,7 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
           continue;
         }
         // A quick function premise (a variable, a lambda): no frame for it; a quick argument too: no frame at all.
-        const fn = fc.k === 'var' ? m.quickVar(pc, fc.slot, env, fuel - 1) : m.quickValue(pc, fc, env, fuel - 1);
+        const fn = quickIn(m, pc, fc, env, fuel - 1);
         if (isFailure(fn)) { has = true; val = fn; w = cw; break; }
         const ac = code.arg;
         if (!ac.quick) {
@@ -195,12 +258,15 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
           code = ac; fuel--; cw = Q.ONE;
           continue;
         }
-        const arg = ac.k === 'var' ? m.quickVar(pc, ac.slot, env, fuel - 1) : m.quickValue(pc, ac, env, fuel - 1);
+        const arg = quickIn(m, pc, ac, env, fuel - 1);
         if (isFailure(arg)) { has = true; val = arg; w = cw; break; }
         const b = fn.body;
         if (b.kind !== 'clo') { has = true; val = m.appNonFunction(fn); w = cw; break; }
-        // The body at l1 is App's tail premise: enter it in place.
-        pc = fn.label; code = b.code.body; env = bodyEnv(arg, b.env); fuel--;
+        // The body at l1 is App's tail premise: a lambda (a curried function) is its closure at once (Lam,
+        // one step), else enter it in place.
+        const bc = b.code.body;
+        if (bc.k === 'lam' && fuel > 1) { m.tick(); has = true; val = mkValue(fn.label, { kind: 'clo', code: bc, env: captureFrom(bc, arg, b.env) }); oc = conv; w = cw; break; }
+        pc = fn.label; code = bc; env = bodyEnv(arg, b.env); fuel--;
         continue;
       }
       if (k === 'prim' && code.arg.k === 'array' && code.arg.elems.length === 2) {
@@ -266,8 +332,22 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
       w = mulW(fw[top]!, w);
       if (isFailure(val)) { sp--; continue; }
       if (k === APP_FN) {
-        fk[top] = APP_ARG; fx[top] = val; fw[top] = w;
         const c = fcode[top] as Code<L> & { k: 'app' };
+        const ac = c.arg;
+        if (ac.quick) {
+          // A quick argument: evaluated here, then App's conclusion as in APP_ARG below.
+          sp--;
+          const f1 = ffuel[top]! - 1;
+          const arg = quickIn(m, fpc[top]!, ac, fenv[top]!, f1);
+          if (isFailure(arg)) { val = arg; continue; }
+          const fn = val, b = fn.body;
+          if (b.kind !== 'clo') { val = m.appNonFunction(fn); continue; }
+          const bc = b.code.body;
+          if (bc.k === 'lam' && f1 > 0) { m.tick(); val = mkValue(fn.label, { kind: 'clo', code: bc, env: captureFrom(bc, arg, b.env) }); continue; }
+          pc = fn.label; conv = oc; code = bc; env = bodyEnv(arg, b.env); fuel = f1; cw = w;
+          break;
+        }
+        fk[top] = APP_ARG; fx[top] = val; fw[top] = w;
         pc = fpc[top]!; conv = oc; code = c.arg; env = fenv[top]!; fuel = ffuel[top]! - 1; cw = Q.ONE;
         fenv[top] = NO_ENV;
         break;
@@ -278,7 +358,9 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
         const fn = fx[top] as V2<L>;
         const b = fn.body;
         if (b.kind !== 'clo') { val = m.appNonFunction(fn); continue; }
-        pc = fn.label; conv = oc; code = b.code.body; env = bodyEnv(val, b.env); fuel = ffuel[top]! - 1; cw = w;
+        const bc = b.code.body, f1 = ffuel[top]! - 1;
+        if (bc.k === 'lam' && f1 > 0) { m.tick(); val = mkValue(fn.label, { kind: 'clo', code: bc, env: captureFrom(bc, val, b.env) }); continue; }
+        pc = fn.label; conv = oc; code = bc; env = bodyEnv(val, b.env); fuel = f1; cw = w;
         break;
       }
       if (k === PRIM) {
