@@ -77,6 +77,8 @@ describe('v2 fast path (fused if, curried applications, inline quick code) = the
     // curried functions: the body's closure at once, labels of the function on the closure
     '(\\a. \\b. a) 1 2', '(\\a. \\b. \\c. [a, b, c]) 1 (["U"]:2) 3', 'let g = ["S"]:(\\a. \\b. a + b) in g 1 2',
     'let g = \\a. \\b. a in (g (["U"]:1)) 2', '(\\a. \\b. a) 1', '(1 2) 3', '((\\a. a) 1) 2',
+    // one literal node evaluated at two pcs in one run (its shared value is per pc)
+    'let f = \\x. 1 in [f 0, (["S"]:f) 0, f 0]', 'let f = \\x. x + 1 in [f 0, (["U"]:f) 0]',
   ])('%s', (src) => {
     sameAsSpec(coin, src, 16);
   });
