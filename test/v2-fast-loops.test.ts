@@ -38,7 +38,7 @@ function run(model: PModel, src: string, pc: USLabel, fuel: number, engine: Engi
     ...entries(r.finals).map(([f, w]) => `${render(lat, f.value)} @ ${showConversation(lat, f.conv)} ↦ ${Q.show(w)}`).sort(),
     ...r.missing.map((m) => `${failureKey(m.failure)} ↦ ${Q.show(m.weight)}`).sort(),
   ];
-  return { rows, steps: r.steps, directRuns: 'directRuns' in r ? r.directRuns : 0 };
+  return { rows, steps: r.steps, directRuns: (r as { readonly directRuns?: number }).directRuns ?? 0 };
 }
 
 /**

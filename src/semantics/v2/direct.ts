@@ -24,6 +24,7 @@ import type { Conv } from '../odist.ts';
 import type { Code, LamCode } from './code.ts';
 import type { Cfg, Machine, Rule, WOut } from './machine.ts';
 import { mkValue, type V2 } from './values.ts';
+import { fastBinops, type FastBinop } from './prims-fast.ts';
 
 const FUEL: Failure = { kind: 'fuel' };
 /** A frame's environment once it is no longer needed. */
@@ -63,6 +64,11 @@ function captureFrom<L>(lam: LamCode<L>, arg: V2<L>, caps: readonly V2<L>[]): V2
   return out;
 }
 
+/** A binop node's fast entry for the machine's primitive table (undefined: the table has its own function). */
+interface PrimCache<L> { readonly m: Machine<L>; readonly f: FastBinop | undefined }
+
+const EMPTY_RECORD = { kind: 'record', fields: [] } as const;
+
 /** A scalar literal's value at pc, shared per (machine, code node, pc): values are immutable, ids per machine. */
 interface ScalarCache<L> { readonly m: Machine<L>; readonly pc: L; readonly v: V2<L> }
 
@@ -83,18 +89,38 @@ function quickIn<L>(m: Machine<L>, pc: L, code: Code<L>, env: readonly V2<L>[], 
     code.fast = { m, pc, v };
     return v;
   }
-  if (k === 'prim' && code.arg.k === 'array' && code.arg.elems.length === 2) {
-    // Prim, then ArrayCons over the pair (its own step), the elements at fuel − 2, then `primPair`.
+  if (k === 'prim') {
     if (fuel <= 0) return FUEL;
     m.tick();
-    if (fuel <= 1) return FUEL;
-    m.tick();
     const a = code.arg;
-    const x = quickIn(m, pc, a.elems[0]!, env, fuel - 2);
-    if (isFailure(x)) return x;
-    const y = quickIn(m, pc, a.elems[1]!, env, fuel - 2);
-    if (isFailure(y)) return y;
-    return m.primPair(pc, a, x, y, code.name);
+    if (a.k === 'array' && a.elems.length === 2) {
+      // Prim, then ArrayCons over the pair (its own step), the elements at fuel − 2; a standard binop on
+      // two scalars on the values themselves (label pc ⊔ deepLabel(pc:[x, y])), else `primPair`.
+      if (fuel <= 1) return FUEL;
+      m.tick();
+      const x = quickIn(m, pc, a.elems[0]!, env, fuel - 2);
+      if (isFailure(x)) return x;
+      const y = quickIn(m, pc, a.elems[1]!, env, fuel - 2);
+      if (isFailure(y)) return y;
+      let c = code.fast as PrimCache<L> | undefined;
+      if (c === undefined || c.m !== m) { c = { m, f: fastBinops(m.ev.model.prims).get(code.name) }; code.fast = c; }
+      const r = c.f === undefined ? undefined : c.f(x.body, y.body);
+      if (r !== undefined) { const lat = m.lat; return mkValue(lat.join(pc, lat.join(x.label, y.label)), r); }
+      return m.primPair(pc, a, x, y, code.name);
+    }
+    // Prim over any other quick argument (`fromBool c`): the argument at fuel − 1, then `primValue`.
+    const o = quickIn(m, pc, a, env, fuel - 1);
+    return isFailure(o) ? o : m.primValue(pc, o, code.name);
+  }
+  if (k === 'record' && code.elems.length === 0) {
+    // RecordNil: pc:{}, shared per (machine, code node, pc) like a scalar.
+    if (fuel <= 0) return FUEL;
+    m.tick();
+    const c = code.fast as ScalarCache<L> | undefined;
+    if (c !== undefined && c.m === m && c.pc === pc) return c.v;
+    const v = mkValue(pc, EMPTY_RECORD);
+    code.fast = { m, pc, v };
+    return v;
   }
   if (k === 'lam') {
     // Lam: pc:λx.e, capturing the values of its free variables (`Machine.closure`).
@@ -224,7 +250,7 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
             break;
           }
           ticks(m, 4);
-          const unit = m.quickValue(pc, code.arg, env, fuel - 1) as V2<L>;
+          const unit = quickIn(m, pc, code.arg, env, fuel - 1) as V2<L>;
           ticks(m, 3);
           const lb = cv.label;
           const sel = side === 1 ? sh.then : sh.else;
