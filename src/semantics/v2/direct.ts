@@ -102,11 +102,7 @@ function quickIn<L>(m: Machine<L>, pc: L, code: Code<L>, env: readonly V2<L>[], 
       if (isFailure(x)) return x;
       const y = quickIn(m, pc, a.elems[1]!, env, fuel - 2);
       if (isFailure(y)) return y;
-      let c = code.fast as PrimCache<L> | undefined;
-      if (c === undefined || c.m !== m) { c = { m, f: fastBinops(m.ev.model.prims).get(code.name) }; code.fast = c; }
-      const r = c.f === undefined ? undefined : c.f(x.body, y.body);
-      if (r !== undefined) { const lat = m.lat; return mkValue(lat.join(pc, lat.join(x.label, y.label)), r); }
-      return m.primPair(pc, a, x, y, code.name);
+      return binopPair(m, pc, code, a, x, y);
     }
     // Prim over any other quick argument (`fromBool c`): the argument at fuel − 1, then `primValue`.
     const o = quickIn(m, pc, a, env, fuel - 1);
@@ -132,6 +128,19 @@ function quickIn<L>(m: Machine<L>, pc: L, code: Code<L>, env: readonly V2<L>[], 
     return mkValue(pc, { kind: 'clo', code, env: captured });
   }
   return m.quickValue(pc, code, env, fuel);
+}
+
+/**
+ * Prim `p` over the pair `a` = `[x, y]` after ArrayCons (`Machine.primPair`): a standard binop on two scalars
+ * on the values themselves, label pc ⊔ deepLabel(pc:[x, y]) (its fast entry cached on the node per machine),
+ * anything else by `primPair`.
+ */
+function binopPair<L>(m: Machine<L>, pc: L, p: Code<L> & { k: 'prim' }, a: Code<L> & { k: 'array' }, x: V2<L>, y: V2<L>): V2<L> | Failure {
+  let c = p.fast as PrimCache<L> | undefined;
+  if (c === undefined || c.m !== m) { c = { m, f: fastBinops(m.ev.model.prims).get(p.name) }; p.fast = c; }
+  const r = c.f === undefined ? undefined : c.f(x.body, y.body);
+  if (r !== undefined) { const lat = m.lat; return mkValue(lat.join(pc, lat.join(x.label, y.label)), r); }
+  return m.primPair(pc, a, x, y, p.name);
 }
 
 /** `n` rule applications at once (`Machine.tick` n times: the same count, the same budget error). */
@@ -301,10 +310,22 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
         // ArrayCons's own application comes first: out of fuel is Prim's outcome, else one more step.
         if (fuel - 1 <= 0) { has = true; val = FUEL; w = cw; break; }
         m.tick();
-        if (sp === fk.length) { fk.push(PRIM_PAIR); fpc.push(pc); fcode.push(code); fenv.push(env); ffuel.push(fuel - 1); fw.push(cw); fx.push(new Array<V2<L>>(2)); fi.push(0); }
-        else { fk[sp] = PRIM_PAIR; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = env; ffuel[sp] = fuel - 1; fw[sp] = cw; fx[sp] = new Array<V2<L>>(2); fi[sp] = 0; }
+        const e0 = code.arg.elems[0]!;
+        if (e0.quick) {
+          // A quick first element (`n` in `n + f (n - 1)`): its value at once; the frame waits for the
+          // second only, holding the first value and no environment.
+          const x = quickIn(m, pc, e0, env, fuel - 2);
+          if (isFailure(x)) { has = true; val = x; w = cw; break; }
+          if (sp === fk.length) { fk.push(PRIM_PAIR); fpc.push(pc); fcode.push(code); fenv.push(NO_ENV); ffuel.push(fuel - 1); fw.push(cw); fx.push(x); fi.push(1); }
+          else { fk[sp] = PRIM_PAIR; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = NO_ENV; ffuel[sp] = fuel - 1; fw[sp] = cw; fx[sp] = x; fi[sp] = 1; }
+          sp++;
+          code = code.arg.elems[1]!; fuel -= 2; cw = Q.ONE;
+          continue;
+        }
+        if (sp === fk.length) { fk.push(PRIM_PAIR); fpc.push(pc); fcode.push(code); fenv.push(env); ffuel.push(fuel - 1); fw.push(cw); fx.push(undefined); fi.push(0); }
+        else { fk[sp] = PRIM_PAIR; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = env; ffuel[sp] = fuel - 1; fw[sp] = cw; fx[sp] = undefined; fi[sp] = 0; }
         sp++;
-        code = code.arg.elems[0]!; fuel -= 2; cw = Q.ONE;
+        code = e0; fuel -= 2; cw = Q.ONE;
         continue;
       }
       if (k === 'prim' || k === 'record' || k === 'array') {
@@ -397,17 +418,18 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
       if (k === PRIM_PAIR) {
         const p = fcode[top] as Code<L> & { k: 'prim' };
         const a = p.arg as Code<L> & { k: 'array' };
-        const vs = fx[top] as V2<L>[];
         fw[top] = w;
         if (fi[top] === 0) {
-          vs[0] = val;
+          fx[top] = val;
           fi[top] = 1;
           pc = fpc[top]!; conv = oc; code = a.elems[1]!; env = fenv[top]!; fuel = ffuel[top]! - 1; cw = Q.ONE;
           fenv[top] = NO_ENV;
           break;
         }
         sp--;
-        val = m.primPair(fpc[top]!, a, vs[0]!, val, p.name);
+        const x = fx[top] as V2<L>;
+        fx[top] = undefined;
+        val = binopPair(m, fpc[top]!, p, a, x, val);
         continue;
       }
       // CONS
