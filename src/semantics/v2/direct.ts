@@ -23,7 +23,7 @@ import type { Failure } from '../config.ts';
 import type { Conv } from '../odist.ts';
 import type { Code, LamCode } from './code.ts';
 import type { Cfg, Machine, Rule, WOut } from './machine.ts';
-import { mkValue, type V2 } from './values.ts';
+import { depthOf, mkValue, type V2 } from './values.ts';
 import { fastBinops, type FastBinop } from './prims-fast.ts';
 
 const FUEL: Failure = { kind: 'fuel' };
@@ -31,7 +31,7 @@ const FUEL: Failure = { kind: 'fuel' };
 const NO_ENV: readonly V2<never>[] = [];
 
 /** Frame kinds: a rule's generator, App waiting for its function / its argument, Prim, RecordCons/ArrayCons, Prim over a literal pair. */
-const GEN = 0, APP_FN = 1, APP_ARG = 2, PRIM = 3, CONS = 4, PRIM_PAIR = 5;
+const GEN = 0, APP_FN = 1, APP_ARG = 2, PRIM = 3, CONS = 4, PRIM_PAIR = 5, FIX_ARG = 6;
 
 /** A failure (out of fuel, stuck) as opposed to a runtime value: values have no `kind`. */
 function isFailure<L>(x: V2<L> | Failure): x is Failure {
@@ -150,28 +150,46 @@ function ticks<L>(m: Machine<L>, n: number): void {
 }
 
 /**
- * The desugared `if c then e2 else e3` ≜ `(prim "fromBool" c) (λ_. e2) (λ_. e3) {}` (spec §2) with a quick
- * condition, as compiled: the three Apps, the Prim, the two branch lambdas. Recognised by structure (the
- * parser's expansion or the same term written out), cached in the outer App's `fast` slot.
+ * What the fast path fuses at an App node (cached in its `fast` slot):
+ * - IF: the desugared `if c then e2 else e3` ≜ `(prim "fromBool" c) (λ_. e2) (λ_. e3) {}` (spec §2) with a
+ *   quick condition, as compiled: the three Apps, the Prim, the two branch lambdas;
+ * - SELF: `x x v` with `x` a captured variable and `v` the parameter (the body of the prelude's `fix`, the
+ *   Z combinator `λf. (λx. f (λv. x x v)) (λx. f (λv. x x v))`, once unrolled: `λv. x x v`);
+ * - UNROLL: `f (λv. x x v)` with `f` captured, `x` the parameter and the lambda's body SELF (the body of
+ *   `λx. f (λv. x x v)`).
+ * Recognised by structure (the parser's expansion, the prelude, or the same terms written out).
  */
-interface IfShape<L> {
-  readonly prim: Code<L>;
-  readonly then: LamCode<L>;
-  readonly else: LamCode<L>;
+const PLAIN = 0, IF = 1, SELF = 2, UNROLL = 3;
+
+interface AppShape<L> {
+  readonly kind: number;
+  /** IF: the `prim "fromBool" c` node and the two branch lambdas; UNROLL: the lambda `λv. x x v`. */
+  readonly prim: Code<L> | undefined;
+  readonly then: LamCode<L> | undefined;
+  readonly else: LamCode<L> | undefined;
 }
 
-/** The App's `if` shape, or null (also cached: `fast` null is "not an `if` with a quick condition"). */
-function ifShapeOf<L>(a3: Code<L> & { k: 'app' }): IfShape<L> | null {
+const PLAIN_SHAPE: AppShape<never> = { kind: PLAIN, prim: undefined, then: undefined, else: undefined };
+
+function appShapeOf<L>(a3: Code<L> & { k: 'app' }): AppShape<L> {
   const a2 = a3.fn, r = a3.arg;
-  let out: IfShape<L> | null = null;
+  let out: AppShape<L> = PLAIN_SHAPE;
   if (r.k === 'record' && r.elems.length === 0 && a2.k === 'app' && a2.arg.k === 'lam') {
     const a1 = a2.fn;
     if (a1.k === 'app' && a1.arg.k === 'lam' && a1.fn.k === 'prim' && a1.fn.name === 'fromBool' && a1.fn.quick) {
-      out = { prim: a1.fn, then: a1.arg, else: a2.arg };
+      out = { kind: IF, prim: a1.fn, then: a1.arg, else: a2.arg };
     }
+  } else if (a2.k === 'app' && a2.fn.k === 'var' && a2.arg.k === 'var' && a2.fn.slot === a2.arg.slot && a2.fn.slot > 0 && r.k === 'var' && r.slot === 0) {
+    out = { kind: SELF, prim: undefined, then: undefined, else: undefined };
+  } else if (a2.k === 'var' && a2.slot > 0 && r.k === 'lam' && r.caps.length === 1 && r.caps[0] === 0 && r.body.k === 'app' && appShape(r.body).kind === SELF && r.body.fn.k === 'app' && r.body.fn.fn.k === 'var' && r.body.fn.fn.slot === 1) {
+    out = { kind: UNROLL, prim: undefined, then: r, else: undefined };
   }
   a3.fast = out;
   return out;
+}
+
+function appShape<L>(a: Code<L> & { k: 'app' }): AppShape<L> {
+  return (a.fast !== undefined ? a.fast : appShapeOf(a)) as AppShape<L>;
 }
 
 /**
@@ -233,8 +251,32 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
       m.tick();
       const k = code.k;
       if (k === 'app') {
-        const sh = (code.fast !== undefined ? code.fast : ifShapeOf(code)) as IfShape<L> | null;
-        if (sh !== null && fuel >= 4) {
+        const sh = appShape(code);
+        if (sh.kind === SELF && fuel >= 5) {
+          // `x x v`, the unrolled fix (see AppShape), with x holding `λx. f (λv. x x v)` (UNROLL): fused as the
+          // spec's derivation — App `x x` (fuel − 1), the two reads of x (fuel − 2, ≥ 2), App `f (λv. x x v)` in
+          // x's body at its label lx (fuel − 2), the read of f (fuel − 3, ≥ its depth), Lam (lx:λv. x x v
+          // capturing x), then f's body entered with that closure at fuel − 3; a FIX_ARG frame then reads v
+          // and applies the result to it (App `x x v`'s last premises). No environment for the two bodies.
+          const slot = ((code.fn as Code<L> & { k: 'app' }).fn as Code<L> & { k: 'var' }).slot, x = env[slot]!, xb = x.body;
+          if (xb.kind === 'clo' && xb.code.body.k === 'app' && appShape(xb.code.body).kind === UNROLL) {
+            const ub = xb.code.body, f = xb.env[(ub.fn as Code<L> & { k: 'var' }).slot - 1]!;
+            if (fuel - 3 >= depthOf(f)) {
+              ticks(m, 6);
+              const x1 = m.readVar(pc, x);
+              const f1 = m.readVar(x1.label, f);
+              const g = mkValue(x1.label, { kind: 'clo', code: appShape(ub).then!, env: [x1] });
+              const fb = f1.body;
+              if (fb.kind !== 'clo') { has = true; val = m.appNonFunction(f1); w = cw; break; }
+              if (sp === fk.length) { fk.push(FIX_ARG); fpc.push(pc); fcode.push(code); fenv.push(NO_ENV); ffuel.push(fuel); fw.push(cw); fx.push(env[0]); fi.push(0); }
+              else { fk[sp] = FIX_ARG; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = NO_ENV; ffuel[sp] = fuel; fw[sp] = cw; fx[sp] = env[0]; }
+              sp++;
+              pc = f1.label; code = fb.code.body; env = bodyEnv(g, fb.env); fuel -= 3; cw = Q.ONE;
+              continue;
+            }
+          }
+        }
+        if (sh.kind === IF && fuel >= 4) {
           // `if c then e2 else e3` with a quick condition, fused (no Church-boolean closures, no frames):
           // App, App, App (this tick and two), Prim and c by `quickValue` at fuel − 3; then, as the spec's
           // derivation: λ_.e2, the Church body λf, λ_.e3, λu, {} (pc:{}), App `t u`, the reads of t and u
@@ -242,7 +284,7 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
           // label its read gives, pc ⊔ ℓ(fromBool c), with fuel − 2. The condition is deterministic, so
           // nothing here can branch.
           ticks(m, 2);
-          const cv = quickIn(m, pc, sh.prim, env, fuel - 3);
+          const cv = quickIn(m, pc, sh.prim!, env, fuel - 3);
           if (isFailure(cv)) { has = true; val = cv; w = cw; break; }
           const side = churchSide(cv);
           if (side === 0) {
@@ -262,7 +304,7 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
           const unit = quickIn(m, pc, code.arg, env, fuel - 1) as V2<L>;
           ticks(m, 3);
           const lb = cv.label;
-          const sel = side === 1 ? sh.then : sh.else;
+          const sel = side === 1 ? sh.then! : sh.else!;
           // The read of the branch closure pc:λ_.e at lb (Machine.readVar on a closure), and its body's environment.
           let l1 = pc;
           if (lb !== bottom) { const j = lat.join(lb, pc); if (!lat.equals(j, pc)) l1 = j; }
@@ -353,7 +395,7 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
     for (;;) {
       if (sp === 0) return val === undefined ? [] : [{ out: isFailure(val) ? val : m.ok(oc, val), weight: w }];
       const top = sp - 1;
-      const k = fk[top]!;
+      let k = fk[top]!;
       if (k === GEN) {
         const gen = fx[top] as Rule<L>;
         const r = gen.next(has ? (val === undefined ? [] : [{ out: isFailure(val) ? val : m.ok(oc, val), weight: w }]) : undefined);
@@ -398,6 +440,16 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
         pc = fpc[top]!; conv = oc; code = c.arg; env = fenv[top]!; fuel = ffuel[top]! - 1; cw = Q.ONE;
         fenv[top] = NO_ENV;
         break;
+      }
+      if (k === FIX_ARG) {
+        // After `x x` (fused above): App `x x v` reads v (its second premise, fuel − 1) and applies.
+        const f1 = ffuel[top]! - 1;
+        m.tick();
+        const a = fx[top] as V2<L>;
+        if (f1 < depthOf(a)) { sp--; val = FUEL; continue; }
+        fx[top] = val;
+        val = m.readVar(fpc[top]!, a);
+        k = APP_ARG;
       }
       if (k === APP_ARG) {
         sp--;
