@@ -24,7 +24,7 @@ import type { Conv } from '../odist.ts';
 import type { Code, LamCode } from './code.ts';
 import type { Cfg, Machine, Rule, WOut } from './machine.ts';
 import { depthOf, mkValue, type V2 } from './values.ts';
-import { fastBinops, type FastBinop } from './prims-fast.ts';
+import { fastBinops, standardFromBool, type FastBinop } from './prims-fast.ts';
 
 const FUEL: Failure = { kind: 'fuel' };
 /** A frame's environment once it is no longer needed. */
@@ -64,8 +64,14 @@ function captureFrom<L>(lam: LamCode<L>, arg: V2<L>, caps: readonly V2<L>[]): V2
   return out;
 }
 
-/** A binop node's fast entry for the machine's primitive table (undefined: the table has its own function). */
-interface PrimCache<L> { readonly m: Machine<L>; readonly f: FastBinop | undefined }
+/**
+ * A binop node's fast entry for the machine's primitive table (undefined: the table has its own function),
+ * and its two boolean results at ⊥ once made (shared: values are immutable).
+ */
+interface PrimCache<L> { readonly m: Machine<L>; readonly f: FastBinop | undefined; t: V2<L> | undefined; ff: V2<L> | undefined }
+
+/** Whether the machine's `fromBool` is the standard one (cached on an `if`'s Prim node per machine). */
+interface FromBoolCache<L> { readonly m: Machine<L>; readonly standard: boolean }
 
 const EMPTY_RECORD = { kind: 'record', fields: [] } as const;
 
@@ -137,9 +143,13 @@ function quickIn<L>(m: Machine<L>, pc: L, code: Code<L>, env: readonly V2<L>[], 
  */
 function binopPair<L>(m: Machine<L>, pc: L, p: Code<L> & { k: 'prim' }, a: Code<L> & { k: 'array' }, x: V2<L>, y: V2<L>): V2<L> | Failure {
   let c = p.fast as PrimCache<L> | undefined;
-  if (c === undefined || c.m !== m) { c = { m, f: fastBinops(m.ev.model.prims).get(p.name) }; p.fast = c; }
+  if (c === undefined || c.m !== m) { c = { m, f: fastBinops(m.ev.model.prims).get(p.name), t: undefined, ff: undefined }; p.fast = c; }
   const r = c.f === undefined ? undefined : c.f(x.body, y.body);
-  if (r !== undefined) { const lat = m.lat; return mkValue(lat.join(pc, lat.join(x.label, y.label)), r); }
+  if (r !== undefined) {
+    const lat = m.lat, l = lat.join(pc, lat.join(x.label, y.label));
+    if (r.kind === 'bool' && l === lat.bottom) return r.value ? (c.t ??= mkValue(l, r)) : (c.ff ??= mkValue(l, r));
+    return mkValue(l, r);
+  }
   return m.primPair(pc, a, x, y, p.name);
 }
 
@@ -271,7 +281,14 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
               if (sp === fk.length) { fk.push(FIX_ARG); fpc.push(pc); fcode.push(code); fenv.push(NO_ENV); ffuel.push(fuel); fw.push(cw); fx.push(env[0]); fi.push(0); }
               else { fk[sp] = FIX_ARG; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = NO_ENV; ffuel[sp] = fuel; fw[sp] = cw; fx[sp] = env[0]; }
               sp++;
-              pc = f1.label; code = fb.code.body; env = bodyEnv(g, fb.env); fuel -= 3; cw = Q.ONE;
+              const fbb = fb.code.body;
+              if (fbb.k === 'lam') {
+                // f's body is a lambda (a curried function, as every fix-defined loop): its closure at once.
+                m.tick();
+                has = true; val = mkValue(f1.label, { kind: 'clo', code: fbb, env: captureFrom(fbb, g, fb.env) }); oc = conv; w = Q.ONE;
+                break;
+              }
+              pc = f1.label; code = fbb; env = bodyEnv(g, fb.env); fuel -= 3; cw = Q.ONE;
               continue;
             }
           }
@@ -283,10 +300,22 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
           // (fuel ≥ 4 leaves every one of these premises fuel enough), and the chosen branch's body at the
           // label its read gives, pc ⊔ ℓ(fromBool c), with fuel − 2. The condition is deterministic, so
           // nothing here can branch.
-          ticks(m, 2);
-          const cv = quickIn(m, pc, sh.prim!, env, fuel - 3);
-          if (isFailure(cv)) { has = true; val = cv; w = cw; break; }
-          const side = churchSide(cv);
+          ticks(m, 3);
+          const p = sh.prim as Code<L> & { k: 'prim' };
+          const o = quickIn(m, pc, p.arg, env, fuel - 4);
+          if (isFailure(o)) { has = true; val = o; w = cw; break; }
+          // Prim `fromBool`: (pc ⊔ deepLabel(V)):church. The standard one on a scalar without a value (its
+          // deep label is its label; anything but false is true); else by `primValue` and the result's shape.
+          let fb = p.fast as FromBoolCache<L> | undefined;
+          if (fb === undefined || fb.m !== m) { fb = { m, standard: standardFromBool(m.ev.model.prims) }; p.fast = fb; }
+          const ob = o.body;
+          let side: number, cv: V2<L> | Failure | undefined;
+          if (fb.standard && ob.kind !== 'clo' && ob.kind !== 'record' && ob.kind !== 'array') side = ob.kind === 'bool' && !ob.value ? 2 : 1;
+          else {
+            cv = m.primValue(pc, o, p.name);
+            if (isFailure(cv)) { has = true; val = cv; w = cw; break; }
+            side = churchSide(cv);
+          }
           if (side === 0) {
             // Not a standard Church boolean (a model's own fromBool): the three Apps as frames, the
             // innermost one handed its function's value.
@@ -297,13 +326,13 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
               else { fk[sp] = APP_FN; fpc[sp] = pc; fcode[sp] = c; fenv[sp] = env; ffuel[sp] = fuel - j; fw[sp] = j === 0 ? cw : Q.ONE; fx[sp] = undefined; }
               sp++;
             }
-            has = true; val = cv; oc = conv; w = Q.ONE;
+            has = true; val = cv!; oc = conv; w = Q.ONE;
             break;
           }
           ticks(m, 4);
           const unit = quickIn(m, pc, code.arg, env, fuel - 1) as V2<L>;
           ticks(m, 3);
-          const lb = cv.label;
+          const lb = cv !== undefined ? (cv as V2<L>).label : lat.join(pc, o.label);
           const sel = side === 1 ? sh.then! : sh.else!;
           // The read of the branch closure pc:λ_.e at lb (Machine.readVar on a closure), and its body's environment.
           let l1 = pc;
