@@ -84,11 +84,20 @@ interface ScalarCache<L> { readonly m: Machine<L>; readonly pc: L; readonly v: V
  */
 function quickIn<L>(m: Machine<L>, pc: L, code: Code<L>, env: readonly V2<L>[], fuel: number): V2<L> | Failure {
   const k = code.k;
-  if (k === 'var') return m.quickVar(pc, code.slot, env, fuel);
+  if (k === 'var') {
+    // `Machine.quickVar` inline: the read needs fuel ≥ the value's depth; at pc ⊥ a value without nested
+    // labels reads as itself, anything else by `readVar`.
+    if (fuel <= 0) return FUEL;
+    const v = env[code.slot]!;
+    if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
+    if (fuel < (v.depth !== 0 ? v.depth : depthOf(v))) return FUEL;
+    if (pc === m.lat.bottom) { const bk = v.body.kind; if (bk !== 'record' && bk !== 'array') return v; }
+    return m.readVar(pc, v);
+  }
   if (k === 'scalar') {
     // ScalarLit: pc:k.
     if (fuel <= 0) return FUEL;
-    m.tick();
+    if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
     const c = code.fast as ScalarCache<L> | undefined;
     if (c !== undefined && c.m === m && c.pc === pc) return c.v;
     const v = mkValue(pc, code.e);
@@ -97,13 +106,13 @@ function quickIn<L>(m: Machine<L>, pc: L, code: Code<L>, env: readonly V2<L>[], 
   }
   if (k === 'prim') {
     if (fuel <= 0) return FUEL;
-    m.tick();
+    if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
     const a = code.arg;
     if (a.k === 'array' && a.elems.length === 2) {
       // Prim, then ArrayCons over the pair (its own step), the elements at fuel − 2; a standard binop on
       // two scalars on the values themselves (label pc ⊔ deepLabel(pc:[x, y])), else `primPair`.
       if (fuel <= 1) return FUEL;
-      m.tick();
+      if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
       const x = quickIn(m, pc, a.elems[0]!, env, fuel - 2);
       if (isFailure(x)) return x;
       const y = quickIn(m, pc, a.elems[1]!, env, fuel - 2);
@@ -117,7 +126,7 @@ function quickIn<L>(m: Machine<L>, pc: L, code: Code<L>, env: readonly V2<L>[], 
   if (k === 'record' && code.elems.length === 0) {
     // RecordNil: pc:{}, shared per (machine, code node, pc) like a scalar.
     if (fuel <= 0) return FUEL;
-    m.tick();
+    if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
     const c = code.fast as ScalarCache<L> | undefined;
     if (c !== undefined && c.m === m && c.pc === pc) return c.v;
     const v = mkValue(pc, EMPTY_RECORD);
@@ -127,7 +136,7 @@ function quickIn<L>(m: Machine<L>, pc: L, code: Code<L>, env: readonly V2<L>[], 
   if (k === 'lam') {
     // Lam: pc:λx.e, capturing the values of its free variables (`Machine.closure`).
     if (fuel <= 0) return FUEL;
-    m.tick();
+    if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
     const cs = code.caps, n = cs.length;
     const captured = new Array<V2<L>>(n);
     for (let i = 0; i < n; i++) captured[i] = env[cs[i]!]!;
@@ -258,7 +267,7 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
     for (;;) {
       if (fuel <= 0) { has = true; val = FUEL; w = cw; break; }
       if (code.quick) { has = true; val = quickIn(m, pc, code, env, fuel); oc = conv; w = cw; break; }
-      m.tick();
+      if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
       const k = code.k;
       if (k === 'app') {
         const sh = appShape(code);
@@ -284,7 +293,7 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
               const fbb = fb.code.body;
               if (fbb.k === 'lam') {
                 // f's body is a lambda (a curried function, as every fix-defined loop): its closure at once.
-                m.tick();
+                if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
                 has = true; val = mkValue(f1.label, { kind: 'clo', code: fbb, env: captureFrom(fbb, g, fb.env) }); oc = conv; w = Q.ONE;
                 break;
               }
@@ -371,7 +380,7 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
         // The body at l1 is App's tail premise: a lambda (a curried function) is its closure at once (Lam,
         // one step), else enter it in place.
         const bc = b.code.body;
-        if (bc.k === 'lam' && fuel > 1) { m.tick(); has = true; val = mkValue(fn.label, { kind: 'clo', code: bc, env: captureFrom(bc, arg, b.env) }); oc = conv; w = cw; break; }
+        if (bc.k === 'lam' && fuel > 1) { if (m.steps < m.opts.maxSteps) m.steps++; else m.tick(); has = true; val = mkValue(fn.label, { kind: 'clo', code: bc, env: captureFrom(bc, arg, b.env) }); oc = conv; w = cw; break; }
         pc = fn.label; code = bc; env = bodyEnv(arg, b.env); fuel--;
         continue;
       }
@@ -380,7 +389,7 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
         // elements kept for `primPair` (no array value, one frame less per level of a deep recursion).
         // ArrayCons's own application comes first: out of fuel is Prim's outcome, else one more step.
         if (fuel - 1 <= 0) { has = true; val = FUEL; w = cw; break; }
-        m.tick();
+        if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
         const e0 = code.arg.elems[0]!;
         if (e0.quick) {
           // A quick first element (`n` in `n + f (n - 1)`): its value at once; the frame waits for the
@@ -461,7 +470,7 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
           const fn = val, b = fn.body;
           if (b.kind !== 'clo') { val = m.appNonFunction(fn); continue; }
           const bc = b.code.body;
-          if (bc.k === 'lam' && f1 > 0) { m.tick(); val = mkValue(fn.label, { kind: 'clo', code: bc, env: captureFrom(bc, arg, b.env) }); continue; }
+          if (bc.k === 'lam' && f1 > 0) { if (m.steps < m.opts.maxSteps) m.steps++; else m.tick(); val = mkValue(fn.label, { kind: 'clo', code: bc, env: captureFrom(bc, arg, b.env) }); continue; }
           pc = fn.label; conv = oc; code = bc; env = bodyEnv(arg, b.env); fuel = f1; cw = w;
           break;
         }
@@ -473,7 +482,7 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
       if (k === FIX_ARG) {
         // After `x x` (fused above): App `x x v` reads v (its second premise, fuel − 1) and applies.
         const f1 = ffuel[top]! - 1;
-        m.tick();
+        if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
         const a = fx[top] as V2<L>;
         if (f1 < depthOf(a)) { sp--; val = FUEL; continue; }
         fx[top] = val;
@@ -487,7 +496,7 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
         const b = fn.body;
         if (b.kind !== 'clo') { val = m.appNonFunction(fn); continue; }
         const bc = b.code.body, f1 = ffuel[top]! - 1;
-        if (bc.k === 'lam' && f1 > 0) { m.tick(); val = mkValue(fn.label, { kind: 'clo', code: bc, env: captureFrom(bc, val, b.env) }); continue; }
+        if (bc.k === 'lam' && f1 > 0) { if (m.steps < m.opts.maxSteps) m.steps++; else m.tick(); val = mkValue(fn.label, { kind: 'clo', code: bc, env: captureFrom(bc, val, b.env) }); continue; }
         pc = fn.label; conv = oc; code = bc; env = bodyEnv(val, b.env); fuel = f1; cw = w;
         break;
       }
