@@ -112,12 +112,14 @@ describe('v2 fast path (fused if, curried applications, inline quick code) = the
   it('the unrolled fix (x x v) fused: labelled and deep f, hand-written shapes, fix of a non-function', () => {
     expect(sameAsSpec(coin, 'let g = fix (["S"]:(\\f. \\n. if n == 0 then 0 else f (n - 1))) in g 2', 80)).toBeGreaterThan(0);
     sameAsSpec(coin, 'let g = ["U"]:(fix (\\f. \\n. if n == 0 then n else f (n - 1))) in g (["S"]:1)', 60);
+    expect(sameAsSpec(coin, 'let c = fix (["S"]:(\\f. \\n. \\acc. if n == 0 then acc else f (n - 1) (acc + 1))) in c 2 0', 100)).toBeGreaterThan(0);
     // the same terms written out, f a record (deep: the read of f needs fuel ≥ its depth) or labelled
     sameAsSpec(coin, 'let f = {a: [[1]]} in let h = \\x. f (\\v. x x v) in (\\v. h h v) 1', 24);
     sameAsSpec(coin, 'let f = ["S"]:(\\g. \\n. [n, g]) in let h = ["U"]:(\\x. f (\\v. x x v)) in ((\\v. h h v) 1).[1]', 30);
     // a deep argument: its read (after f's body) needs fuel ≥ its depth
     sameAsSpec(coin, 'let f = \\g. \\n. n in let h = \\x. f (\\v. x x v) in (\\v. h h v) {a: [[1]]}', 30);
     sameAsSpec(coin, 'let h = \\x. 7 in (\\v. h h v) 1', 16);
+    sameAsSpec(coin, 'let f = \\g. \\n. \\m. [n, m] in let h = ["U"]:(\\x. f (\\v. x x v)) in ((\\v. h h v) 1) 2', 30);
     sameAsSpec(coin, 'fix {a: 1} 3', 20);
   });
 

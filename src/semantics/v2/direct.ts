@@ -287,16 +287,28 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
               const g = mkValue(x1.label, { kind: 'clo', code: appShape(ub).then!, env: [x1] });
               const fb = f1.body;
               if (fb.kind !== 'clo') { has = true; val = m.appNonFunction(f1); w = cw; break; }
+              const fbb = fb.code.body;
+              if (fbb.k === 'lam') {
+                // f's body is a lambda (a curried function, as every fix-defined loop): Lam gives its closure
+                // f1.label:λ… at once, and App `x x v` finishes here without a frame: the read of v (fuel − 1,
+                // ≥ its depth), then that closure applied to it — a lambda body is again a closure at once, else
+                // its body is entered at f1.label with fuel − 1. (The closure itself is never built: only its
+                // captured values, for the next environment.)
+                ticks(m, 2);
+                const a = env[0]!;
+                if (fuel - 1 < depthOf(a)) { has = true; val = FUEL; w = cw; break; }
+                const a1 = m.readVar(pc, a), c1caps = captureFrom(fbb, g, fb.env), c1b = fbb.body;
+                if (c1b.k === 'lam') {
+                  if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
+                  has = true; val = mkValue(f1.label, { kind: 'clo', code: c1b, env: captureFrom(c1b, a1, c1caps) }); oc = conv; w = cw;
+                  break;
+                }
+                pc = f1.label; code = c1b; env = bodyEnv(a1, c1caps); fuel -= 1;
+                continue;
+              }
               if (sp === fk.length) { fk.push(FIX_ARG); fpc.push(pc); fcode.push(code); fenv.push(NO_ENV); ffuel.push(fuel); fw.push(cw); fx.push(env[0]); fi.push(0); }
               else { fk[sp] = FIX_ARG; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = NO_ENV; ffuel[sp] = fuel; fw[sp] = cw; fx[sp] = env[0]; }
               sp++;
-              const fbb = fb.code.body;
-              if (fbb.k === 'lam') {
-                // f's body is a lambda (a curried function, as every fix-defined loop): its closure at once.
-                if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
-                has = true; val = mkValue(f1.label, { kind: 'clo', code: fbb, env: captureFrom(fbb, g, fb.env) }); oc = conv; w = Q.ONE;
-                break;
-              }
               pc = f1.label; code = fbb; env = bodyEnv(g, fb.env); fuel -= 3; cw = Q.ONE;
               continue;
             }
