@@ -15,8 +15,13 @@
  * Why it is fast: the loop keeps the current configuration and the result in local variables (no closure,
  * no object per premise), the frames are parallel arrays indexed by depth (no object per frame; a deep
  * non-tail recursion holds a few array slots per level), and quick code (variables, lambdas, literals,
- * primitives over them) is evaluated inline by `Machine.quickValue`, whose standard binops work on the
- * values themselves (prims-fast.ts).
+ * primitives over them) is evaluated inline (`quickIn`, falling back on `Machine.quickValue`), standard
+ * binops on the values themselves (prims-fast.ts). Three shapes are fused (`AppShape`): the desugared `if`
+ * (no Church-boolean closures), the unrolled `fix` (`x x v`: no environments, and with a curried `f` no
+ * frame), and a curried function's body (its closure at once). Each fused step is the spec's derivation
+ * written out premise by premise — the same rule applications counted, the same fuel thresholds (below
+ * them the rules run as before), the same labels — and test/v2-fast-loops.test.ts holds it to the
+ * substitution evaluator at every fuel.
  */
 import * as Q from '../../distributions/rational.ts';
 import type { Failure } from '../config.ts';
