@@ -15,6 +15,8 @@ interface Base {
   readonly uses: readonly number[];
   /** Deterministic, conversation-preserving and cheap: evaluated inline without a task (see `quick`). */
   readonly quick: boolean;
+  /** The deterministic fast path's cache for this node (direct.ts: its fused shape), undefined until it looks. */
+  fast: unknown;
 }
 
 export type Code<L> = Base & (
@@ -48,6 +50,7 @@ let nextId = 1;
 const UNIFORM = {
   k: '', slot: -1, name: '', src: undefined, body: undefined, caps: undefined, capNames: undefined, fn: undefined,
   arg: undefined, label: undefined, e: undefined, names: undefined, elems: undefined, target: undefined, index: undefined,
+  fast: undefined,
 } as const;
 
 /** Compiled closed expressions (the top-level program, parsed responses, lambdas inside values). */

@@ -15,22 +15,28 @@
  * Why it is fast: the loop keeps the current configuration and the result in local variables (no closure,
  * no object per premise), the frames are parallel arrays indexed by depth (no object per frame; a deep
  * non-tail recursion holds a few array slots per level), and quick code (variables, lambdas, literals,
- * primitives over them) is evaluated inline by `Machine.quickValue`, whose standard binops work on the
- * values themselves (prims-fast.ts).
+ * primitives over them) is evaluated inline (`quickIn`, falling back on `Machine.quickValue`), standard
+ * binops on the values themselves (prims-fast.ts). Three shapes are fused (`AppShape`): the desugared `if`
+ * (no Church-boolean closures), the unrolled `fix` (`x x v`: no environments, and with a curried `f` no
+ * frame), and a curried function's body (its closure at once). Each fused step is the spec's derivation
+ * written out premise by premise — the same rule applications counted, the same fuel thresholds (below
+ * them the rules run as before), the same labels — and test/v2-fast-loops.test.ts holds it to the
+ * substitution evaluator at every fuel.
  */
 import * as Q from '../../distributions/rational.ts';
 import type { Failure } from '../config.ts';
 import type { Conv } from '../odist.ts';
-import type { Code } from './code.ts';
+import type { Code, LamCode } from './code.ts';
 import type { Cfg, Machine, Rule, WOut } from './machine.ts';
-import type { V2 } from './values.ts';
+import { depthOf, mkValue, type V2 } from './values.ts';
+import { fastBinops, standardFromBool, type FastBinop } from './prims-fast.ts';
 
 const FUEL: Failure = { kind: 'fuel' };
 /** A frame's environment once it is no longer needed. */
 const NO_ENV: readonly V2<never>[] = [];
 
 /** Frame kinds: a rule's generator, App waiting for its function / its argument, Prim, RecordCons/ArrayCons, Prim over a literal pair. */
-const GEN = 0, APP_FN = 1, APP_ARG = 2, PRIM = 3, CONS = 4, PRIM_PAIR = 5;
+const GEN = 0, APP_FN = 1, APP_ARG = 2, PRIM = 3, CONS = 4, PRIM_PAIR = 5, FIX_ARG = 6;
 
 /** A failure (out of fuel, stuck) as opposed to a runtime value: values have no `kind`. */
 function isFailure<L>(x: V2<L> | Failure): x is Failure {
@@ -52,6 +58,184 @@ function mulW(a: Q.Rational, b: Q.Rational): Q.Rational {
 }
 
 /**
+ * The closure a body `λy.e` evaluates to (Lam, at the function's label) when that body is entered with
+ * `arg` in slot 0 and the function's captured values `caps` in slots 1…: its captured values are taken
+ * straight from those two, without building the body's environment.
+ */
+function captureFrom<L>(lam: LamCode<L>, arg: V2<L>, caps: readonly V2<L>[]): V2<L>[] {
+  const cs = lam.caps, n = cs.length;
+  const out = new Array<V2<L>>(n);
+  for (let i = 0; i < n; i++) { const s = cs[i]!; out[i] = s === 0 ? arg : caps[s - 1]!; }
+  return out;
+}
+
+/**
+ * A binop node's fast entry for the machine's primitive table (undefined: the table has its own function),
+ * and its two boolean results at ⊥ once made (shared: values are immutable).
+ */
+interface PrimCache<L> { readonly m: Machine<L>; readonly f: FastBinop | undefined; t: V2<L> | undefined; ff: V2<L> | undefined }
+
+/** Whether the machine's `fromBool` is the standard one (cached on an `if`'s Prim node per machine). */
+interface FromBoolCache<L> { readonly m: Machine<L>; readonly standard: boolean }
+
+const EMPTY_RECORD = { kind: 'record', fields: [] } as const;
+
+/** A scalar literal's value at pc, shared per (machine, code node, pc): values are immutable, ids per machine. */
+interface ScalarCache<L> { readonly m: Machine<L>; readonly pc: L; readonly v: V2<L> }
+
+/**
+ * Quick code as `Machine.quickValue` evaluates it (same fuel, steps and labels), with the commonest nodes
+ * inline: a variable, a scalar literal (its value shared), and a binop over a literal pair of such.
+ */
+function quickIn<L>(m: Machine<L>, pc: L, code: Code<L>, env: readonly V2<L>[], fuel: number): V2<L> | Failure {
+  const k = code.k;
+  if (k === 'var') {
+    // `Machine.quickVar` inline: the read needs fuel ≥ the value's depth; at pc ⊥ a value without nested
+    // labels reads as itself, anything else by `readVar`.
+    if (fuel <= 0) return FUEL;
+    const v = env[code.slot]!;
+    if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
+    if (fuel < (v.depth !== 0 ? v.depth : depthOf(v))) return FUEL;
+    if (pc === m.lat.bottom) { const bk = v.body.kind; if (bk !== 'record' && bk !== 'array') return v; }
+    return m.readVar(pc, v);
+  }
+  if (k === 'scalar') {
+    // ScalarLit: pc:k.
+    if (fuel <= 0) return FUEL;
+    if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
+    const c = code.fast as ScalarCache<L> | undefined;
+    if (c !== undefined && c.m === m && c.pc === pc) return c.v;
+    const v = mkValue(pc, code.e);
+    code.fast = { m, pc, v };
+    return v;
+  }
+  if (k === 'prim') {
+    if (fuel <= 0) return FUEL;
+    if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
+    const a = code.arg;
+    if (a.k === 'array' && a.elems.length === 2) {
+      // Prim, then ArrayCons over the pair (its own step), the elements at fuel − 2; a standard binop on
+      // two scalars on the values themselves (label pc ⊔ deepLabel(pc:[x, y])), else `primPair`.
+      if (fuel <= 1) return FUEL;
+      if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
+      const x = quickIn(m, pc, a.elems[0]!, env, fuel - 2);
+      if (isFailure(x)) return x;
+      const y = quickIn(m, pc, a.elems[1]!, env, fuel - 2);
+      if (isFailure(y)) return y;
+      return binopPair(m, pc, code, a, x, y);
+    }
+    // Prim over any other quick argument (`fromBool c`): the argument at fuel − 1, then `primValue`.
+    const o = quickIn(m, pc, a, env, fuel - 1);
+    return isFailure(o) ? o : m.primValue(pc, o, code.name);
+  }
+  if (k === 'record' && code.elems.length === 0) {
+    // RecordNil: pc:{}, shared per (machine, code node, pc) like a scalar.
+    if (fuel <= 0) return FUEL;
+    if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
+    const c = code.fast as ScalarCache<L> | undefined;
+    if (c !== undefined && c.m === m && c.pc === pc) return c.v;
+    const v = mkValue(pc, EMPTY_RECORD);
+    code.fast = { m, pc, v };
+    return v;
+  }
+  if (k === 'lam') {
+    // Lam: pc:λx.e, capturing the values of its free variables (`Machine.closure`).
+    if (fuel <= 0) return FUEL;
+    if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
+    const cs = code.caps, n = cs.length;
+    const captured = new Array<V2<L>>(n);
+    for (let i = 0; i < n; i++) captured[i] = env[cs[i]!]!;
+    return mkValue(pc, { kind: 'clo', code, env: captured });
+  }
+  return m.quickValue(pc, code, env, fuel);
+}
+
+/**
+ * Prim `p` over the pair `a` = `[x, y]` after ArrayCons (`Machine.primPair`): a standard binop on two scalars
+ * on the values themselves, label pc ⊔ deepLabel(pc:[x, y]) (its fast entry cached on the node per machine),
+ * anything else by `primPair`.
+ */
+function binopPair<L>(m: Machine<L>, pc: L, p: Code<L> & { k: 'prim' }, a: Code<L> & { k: 'array' }, x: V2<L>, y: V2<L>): V2<L> | Failure {
+  let c = p.fast as PrimCache<L> | undefined;
+  if (c === undefined || c.m !== m) { c = { m, f: fastBinops(m.ev.model.prims).get(p.name), t: undefined, ff: undefined }; p.fast = c; }
+  const r = c.f === undefined ? undefined : c.f(x.body, y.body);
+  if (r !== undefined) {
+    const lat = m.lat, l = lat.join(pc, lat.join(x.label, y.label));
+    if (r.kind === 'bool' && l === lat.bottom) return r.value ? (c.t ??= mkValue(l, r)) : (c.ff ??= mkValue(l, r));
+    return mkValue(l, r);
+  }
+  return m.primPair(pc, a, x, y, p.name);
+}
+
+/** `n` rule applications at once (`Machine.tick` n times: the same count, the same budget error). */
+function ticks<L>(m: Machine<L>, n: number): void {
+  if (m.steps + n <= m.opts.maxSteps) m.steps += n;
+  else for (let i = 0; i < n; i++) m.tick();
+}
+
+/**
+ * What the fast path fuses at an App node (cached in its `fast` slot):
+ * - IF: the desugared `if c then e2 else e3` ≜ `(prim "fromBool" c) (λ_. e2) (λ_. e3) {}` (spec §2) with a
+ *   quick condition, as compiled: the three Apps, the Prim, the two branch lambdas;
+ * - SELF: `x x v` with `x` a captured variable and `v` the parameter (the body of the prelude's `fix`, the
+ *   Z combinator `λf. (λx. f (λv. x x v)) (λx. f (λv. x x v))`, once unrolled: `λv. x x v`);
+ * - UNROLL: `f (λv. x x v)` with `f` captured, `x` the parameter and the lambda's body SELF (the body of
+ *   `λx. f (λv. x x v)`).
+ * Recognised by structure (the parser's expansion, the prelude, or the same terms written out).
+ */
+const PLAIN = 0, IF = 1, SELF = 2, UNROLL = 3;
+
+interface AppShape<L> {
+  readonly kind: number;
+  /** IF: the `prim "fromBool" c` node and the two branch lambdas; UNROLL: the lambda `λv. x x v`. */
+  readonly prim: Code<L> | undefined;
+  readonly then: LamCode<L> | undefined;
+  readonly else: LamCode<L> | undefined;
+}
+
+const PLAIN_SHAPE: AppShape<never> = { kind: PLAIN, prim: undefined, then: undefined, else: undefined };
+
+function appShapeOf<L>(a3: Code<L> & { k: 'app' }): AppShape<L> {
+  const a2 = a3.fn, r = a3.arg;
+  let out: AppShape<L> = PLAIN_SHAPE;
+  if (r.k === 'record' && r.elems.length === 0 && a2.k === 'app' && a2.arg.k === 'lam') {
+    const a1 = a2.fn;
+    if (a1.k === 'app' && a1.arg.k === 'lam' && a1.fn.k === 'prim' && a1.fn.name === 'fromBool' && a1.fn.quick) {
+      out = { kind: IF, prim: a1.fn, then: a1.arg, else: a2.arg };
+    }
+  } else if (a2.k === 'app' && a2.fn.k === 'var' && a2.arg.k === 'var' && a2.fn.slot === a2.arg.slot && a2.fn.slot > 0 && r.k === 'var' && r.slot === 0) {
+    out = { kind: SELF, prim: undefined, then: undefined, else: undefined };
+  } else if (a2.k === 'var' && a2.slot > 0 && r.k === 'lam' && r.caps.length === 1 && r.caps[0] === 0 && r.body.k === 'app' && appShape(r.body).kind === SELF && r.body.fn.k === 'app' && r.body.fn.fn.k === 'var' && r.body.fn.fn.slot === 1) {
+    out = { kind: UNROLL, prim: undefined, then: r, else: undefined };
+  }
+  a3.fast = out;
+  return out;
+}
+
+function appShape<L>(a: Code<L> & { k: 'app' }): AppShape<L> {
+  return (a.fast !== undefined ? a.fast : appShapeOf(a)) as AppShape<L>;
+}
+
+/**
+ * Which Church boolean a closure is: 1 for `λt.λf.λu. t u`, 2 for `λt.λf.λu. f u` (t, f, u distinct, no
+ * captures: the shapes the standard `fromBool` returns), 0 for anything else. Cached in the lambda's `fast`.
+ */
+function churchSide<L>(v: V2<L>): number {
+  const b = v.body;
+  if (b.kind !== 'clo' || b.env.length !== 0) return 0;
+  const c = b.code;
+  if (c.fast !== undefined) return c.fast as number;
+  let side = 0;
+  const mid = c.body, inner = mid.k === 'lam' ? mid.body : undefined, app = inner?.k === 'lam' ? inner.body : undefined;
+  if (mid.k === 'lam' && inner !== undefined && inner.k === 'lam' && app !== undefined && app.k === 'app' && app.fn.k === 'var' && app.arg.k === 'var') {
+    const t = c.src.param, f = mid.src.param, u = inner.src.param;
+    if (t !== f && t !== u && f !== u && app.arg.slot === 0 && app.arg.name === u) side = app.fn.name === t ? 1 : app.fn.name === f ? 2 : 0;
+  }
+  c.fast = side;
+  return side;
+}
+
+/**
  * The fast path's run of `root` on machine `m` (rule applications counted in `m.steps`): the result (empty
  * or one weighted outcome), or undefined when a rule made a second terminal request (the caller gives up).
  */
@@ -70,6 +254,7 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
   /** CONS, PRIM_PAIR: how many elements are done. */
   const fi: number[] = [];
   let sp = 0;
+  const lat = m.lat, bottom = lat.bottom;
 
   // The configuration to enter (pc, conv, code, env, fuel) and the weight `cw` its result carries.
   let pc = root.pc, conv = root.conv, code = root.code, env = root.env, fuel = root.fuel;
@@ -86,10 +271,105 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
     // ENTER: run the configuration until a result is in the register or a frame waits for a premise.
     for (;;) {
       if (fuel <= 0) { has = true; val = FUEL; w = cw; break; }
-      if (code.quick) { has = true; val = code.k === 'var' ? m.quickVar(pc, code.slot, env, fuel) : m.quickValue(pc, code, env, fuel); oc = conv; w = cw; break; }
-      m.tick();
+      if (code.quick) { has = true; val = quickIn(m, pc, code, env, fuel); oc = conv; w = cw; break; }
+      if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
       const k = code.k;
       if (k === 'app') {
+        const sh = appShape(code);
+        if (sh.kind === SELF && fuel >= 5) {
+          // `x x v`, the unrolled fix (see AppShape), with x holding `λx. f (λv. x x v)` (UNROLL): fused as the
+          // spec's derivation — App `x x` (fuel − 1), the two reads of x (fuel − 2, ≥ 2), App `f (λv. x x v)` in
+          // x's body at its label lx (fuel − 2), the read of f (fuel − 3, ≥ its depth), Lam (lx:λv. x x v
+          // capturing x), then f's body entered with that closure at fuel − 3; a FIX_ARG frame then reads v
+          // and applies the result to it (App `x x v`'s last premises). No environment for the two bodies.
+          const slot = ((code.fn as Code<L> & { k: 'app' }).fn as Code<L> & { k: 'var' }).slot, x = env[slot]!, xb = x.body;
+          if (xb.kind === 'clo' && xb.code.body.k === 'app' && appShape(xb.code.body).kind === UNROLL) {
+            const ub = xb.code.body, f = xb.env[(ub.fn as Code<L> & { k: 'var' }).slot - 1]!;
+            if (fuel - 3 >= depthOf(f)) {
+              ticks(m, 6);
+              const x1 = m.readVar(pc, x);
+              const f1 = m.readVar(x1.label, f);
+              const g = mkValue(x1.label, { kind: 'clo', code: appShape(ub).then!, env: [x1] });
+              const fb = f1.body;
+              if (fb.kind !== 'clo') { has = true; val = m.appNonFunction(f1); w = cw; break; }
+              const fbb = fb.code.body;
+              if (fbb.k === 'lam') {
+                // f's body is a lambda (a curried function, as every fix-defined loop): Lam gives its closure
+                // f1.label:λ… at once, and App `x x v` finishes here without a frame: the read of v (fuel − 1,
+                // ≥ its depth), then that closure applied to it — a lambda body is again a closure at once, else
+                // its body is entered at f1.label with fuel − 1. (The closure itself is never built: only its
+                // captured values, for the next environment.)
+                ticks(m, 2);
+                const a = env[0]!;
+                if (fuel - 1 < depthOf(a)) { has = true; val = FUEL; w = cw; break; }
+                const a1 = m.readVar(pc, a), c1caps = captureFrom(fbb, g, fb.env), c1b = fbb.body;
+                if (c1b.k === 'lam') {
+                  if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
+                  has = true; val = mkValue(f1.label, { kind: 'clo', code: c1b, env: captureFrom(c1b, a1, c1caps) }); oc = conv; w = cw;
+                  break;
+                }
+                pc = f1.label; code = c1b; env = bodyEnv(a1, c1caps); fuel -= 1;
+                continue;
+              }
+              if (sp === fk.length) { fk.push(FIX_ARG); fpc.push(pc); fcode.push(code); fenv.push(NO_ENV); ffuel.push(fuel); fw.push(cw); fx.push(env[0]); fi.push(0); }
+              else { fk[sp] = FIX_ARG; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = NO_ENV; ffuel[sp] = fuel; fw[sp] = cw; fx[sp] = env[0]; }
+              sp++;
+              pc = f1.label; code = fbb; env = bodyEnv(g, fb.env); fuel -= 3; cw = Q.ONE;
+              continue;
+            }
+          }
+        }
+        if (sh.kind === IF && fuel >= 4) {
+          // `if c then e2 else e3` with a quick condition, fused (no Church-boolean closures, no frames):
+          // App, App, App (this tick and two), Prim and c by `quickValue` at fuel − 3; then, as the spec's
+          // derivation: λ_.e2, the Church body λf, λ_.e3, λu, {} (pc:{}), App `t u`, the reads of t and u
+          // (fuel ≥ 4 leaves every one of these premises fuel enough), and the chosen branch's body at the
+          // label its read gives, pc ⊔ ℓ(fromBool c), with fuel − 2. The condition is deterministic, so
+          // nothing here can branch.
+          ticks(m, 3);
+          const p = sh.prim as Code<L> & { k: 'prim' };
+          const o = quickIn(m, pc, p.arg, env, fuel - 4);
+          if (isFailure(o)) { has = true; val = o; w = cw; break; }
+          // Prim `fromBool`: (pc ⊔ deepLabel(V)):church. The standard one on a scalar without a value (its
+          // deep label is its label; anything but false is true); else by `primValue` and the result's shape.
+          let fb = p.fast as FromBoolCache<L> | undefined;
+          if (fb === undefined || fb.m !== m) { fb = { m, standard: standardFromBool(m.ev.model.prims) }; p.fast = fb; }
+          const ob = o.body;
+          let side: number, cv: V2<L> | Failure | undefined;
+          if (fb.standard && ob.kind !== 'clo' && ob.kind !== 'record' && ob.kind !== 'array') side = ob.kind === 'bool' && !ob.value ? 2 : 1;
+          else {
+            cv = m.primValue(pc, o, p.name);
+            if (isFailure(cv)) { has = true; val = cv; w = cw; break; }
+            side = churchSide(cv);
+          }
+          if (side === 0) {
+            // Not a standard Church boolean (a model's own fromBool): the three Apps as frames, the
+            // innermost one handed its function's value.
+            const a2 = code.fn as Code<L> & { k: 'app' }, a1 = a2.fn;
+            for (let j = 0; j < 3; j++) {
+              const c = j === 0 ? code : j === 1 ? a2 : a1;
+              if (sp === fk.length) { fk.push(APP_FN); fpc.push(pc); fcode.push(c); fenv.push(env); ffuel.push(fuel - j); fw.push(j === 0 ? cw : Q.ONE); fx.push(undefined); fi.push(0); }
+              else { fk[sp] = APP_FN; fpc[sp] = pc; fcode[sp] = c; fenv[sp] = env; ffuel[sp] = fuel - j; fw[sp] = j === 0 ? cw : Q.ONE; fx[sp] = undefined; }
+              sp++;
+            }
+            has = true; val = cv!; oc = conv; w = Q.ONE;
+            break;
+          }
+          ticks(m, 4);
+          const unit = quickIn(m, pc, code.arg, env, fuel - 1) as V2<L>;
+          ticks(m, 3);
+          const lb = cv !== undefined ? (cv as V2<L>).label : lat.join(pc, o.label);
+          const sel = side === 1 ? sh.then! : sh.else!;
+          // The read of the branch closure pc:λ_.e at lb (Machine.readVar on a closure), and its body's environment.
+          let l1 = pc;
+          if (lb !== bottom) { const j = lat.join(lb, pc); if (!lat.equals(j, pc)) l1 = j; }
+          const caps = sel.caps, n = caps.length;
+          const e = new Array<V2<L>>(n + 1);
+          e[0] = m.readVar(lb, unit);
+          for (let i = 0; i < n; i++) e[i + 1] = env[caps[i]!]!;
+          pc = l1; code = sel.body; env = e; fuel -= 2;
+          continue;
+        }
         const fc = code.fn;
         if (!fc.quick) {
           if (sp === fk.length) { fk.push(APP_FN); fpc.push(pc); fcode.push(code); fenv.push(env); ffuel.push(fuel); fw.push(cw); fx.push(undefined); fi.push(0); }
@@ -99,7 +379,7 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
           continue;
         }
         // A quick function premise (a variable, a lambda): no frame for it; a quick argument too: no frame at all.
-        const fn = fc.k === 'var' ? m.quickVar(pc, fc.slot, env, fuel - 1) : m.quickValue(pc, fc, env, fuel - 1);
+        const fn = quickIn(m, pc, fc, env, fuel - 1);
         if (isFailure(fn)) { has = true; val = fn; w = cw; break; }
         const ac = code.arg;
         if (!ac.quick) {
@@ -110,12 +390,15 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
           code = ac; fuel--; cw = Q.ONE;
           continue;
         }
-        const arg = ac.k === 'var' ? m.quickVar(pc, ac.slot, env, fuel - 1) : m.quickValue(pc, ac, env, fuel - 1);
+        const arg = quickIn(m, pc, ac, env, fuel - 1);
         if (isFailure(arg)) { has = true; val = arg; w = cw; break; }
         const b = fn.body;
         if (b.kind !== 'clo') { has = true; val = m.appNonFunction(fn); w = cw; break; }
-        // The body at l1 is App's tail premise: enter it in place.
-        pc = fn.label; code = b.code.body; env = bodyEnv(arg, b.env); fuel--;
+        // The body at l1 is App's tail premise: a lambda (a curried function) is its closure at once (Lam,
+        // one step), else enter it in place.
+        const bc = b.code.body;
+        if (bc.k === 'lam' && fuel > 1) { if (m.steps < m.opts.maxSteps) m.steps++; else m.tick(); has = true; val = mkValue(fn.label, { kind: 'clo', code: bc, env: captureFrom(bc, arg, b.env) }); oc = conv; w = cw; break; }
+        pc = fn.label; code = bc; env = bodyEnv(arg, b.env); fuel--;
         continue;
       }
       if (k === 'prim' && code.arg.k === 'array' && code.arg.elems.length === 2) {
@@ -123,11 +406,23 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
         // elements kept for `primPair` (no array value, one frame less per level of a deep recursion).
         // ArrayCons's own application comes first: out of fuel is Prim's outcome, else one more step.
         if (fuel - 1 <= 0) { has = true; val = FUEL; w = cw; break; }
-        m.tick();
-        if (sp === fk.length) { fk.push(PRIM_PAIR); fpc.push(pc); fcode.push(code); fenv.push(env); ffuel.push(fuel - 1); fw.push(cw); fx.push(new Array<V2<L>>(2)); fi.push(0); }
-        else { fk[sp] = PRIM_PAIR; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = env; ffuel[sp] = fuel - 1; fw[sp] = cw; fx[sp] = new Array<V2<L>>(2); fi[sp] = 0; }
+        if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
+        const e0 = code.arg.elems[0]!;
+        if (e0.quick) {
+          // A quick first element (`n` in `n + f (n - 1)`): its value at once; the frame waits for the
+          // second only, holding the first value and no environment.
+          const x = quickIn(m, pc, e0, env, fuel - 2);
+          if (isFailure(x)) { has = true; val = x; w = cw; break; }
+          if (sp === fk.length) { fk.push(PRIM_PAIR); fpc.push(pc); fcode.push(code); fenv.push(NO_ENV); ffuel.push(fuel - 1); fw.push(cw); fx.push(x); fi.push(1); }
+          else { fk[sp] = PRIM_PAIR; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = NO_ENV; ffuel[sp] = fuel - 1; fw[sp] = cw; fx[sp] = x; fi[sp] = 1; }
+          sp++;
+          code = code.arg.elems[1]!; fuel -= 2; cw = Q.ONE;
+          continue;
+        }
+        if (sp === fk.length) { fk.push(PRIM_PAIR); fpc.push(pc); fcode.push(code); fenv.push(env); ffuel.push(fuel - 1); fw.push(cw); fx.push(undefined); fi.push(0); }
+        else { fk[sp] = PRIM_PAIR; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = env; ffuel[sp] = fuel - 1; fw[sp] = cw; fx[sp] = undefined; fi[sp] = 0; }
         sp++;
-        code = code.arg.elems[0]!; fuel -= 2; cw = Q.ONE;
+        code = e0; fuel -= 2; cw = Q.ONE;
         continue;
       }
       if (k === 'prim' || k === 'record' || k === 'array') {
@@ -155,7 +450,7 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
     for (;;) {
       if (sp === 0) return val === undefined ? [] : [{ out: isFailure(val) ? val : m.ok(oc, val), weight: w }];
       const top = sp - 1;
-      const k = fk[top]!;
+      let k = fk[top]!;
       if (k === GEN) {
         const gen = fx[top] as Rule<L>;
         const r = gen.next(has ? (val === undefined ? [] : [{ out: isFailure(val) ? val : m.ok(oc, val), weight: w }]) : undefined);
@@ -181,11 +476,35 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
       w = mulW(fw[top]!, w);
       if (isFailure(val)) { sp--; continue; }
       if (k === APP_FN) {
-        fk[top] = APP_ARG; fx[top] = val; fw[top] = w;
         const c = fcode[top] as Code<L> & { k: 'app' };
+        const ac = c.arg;
+        if (ac.quick) {
+          // A quick argument: evaluated here, then App's conclusion as in APP_ARG below.
+          sp--;
+          const f1 = ffuel[top]! - 1;
+          const arg = quickIn(m, fpc[top]!, ac, fenv[top]!, f1);
+          if (isFailure(arg)) { val = arg; continue; }
+          const fn = val, b = fn.body;
+          if (b.kind !== 'clo') { val = m.appNonFunction(fn); continue; }
+          const bc = b.code.body;
+          if (bc.k === 'lam' && f1 > 0) { if (m.steps < m.opts.maxSteps) m.steps++; else m.tick(); val = mkValue(fn.label, { kind: 'clo', code: bc, env: captureFrom(bc, arg, b.env) }); continue; }
+          pc = fn.label; conv = oc; code = bc; env = bodyEnv(arg, b.env); fuel = f1; cw = w;
+          break;
+        }
+        fk[top] = APP_ARG; fx[top] = val; fw[top] = w;
         pc = fpc[top]!; conv = oc; code = c.arg; env = fenv[top]!; fuel = ffuel[top]! - 1; cw = Q.ONE;
         fenv[top] = NO_ENV;
         break;
+      }
+      if (k === FIX_ARG) {
+        // After `x x` (fused above): App `x x v` reads v (its second premise, fuel − 1) and applies.
+        const f1 = ffuel[top]! - 1;
+        if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
+        const a = fx[top] as V2<L>;
+        if (f1 < depthOf(a)) { sp--; val = FUEL; continue; }
+        fx[top] = val;
+        val = m.readVar(fpc[top]!, a);
+        k = APP_ARG;
       }
       if (k === APP_ARG) {
         sp--;
@@ -193,7 +512,9 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
         const fn = fx[top] as V2<L>;
         const b = fn.body;
         if (b.kind !== 'clo') { val = m.appNonFunction(fn); continue; }
-        pc = fn.label; conv = oc; code = b.code.body; env = bodyEnv(val, b.env); fuel = ffuel[top]! - 1; cw = w;
+        const bc = b.code.body, f1 = ffuel[top]! - 1;
+        if (bc.k === 'lam' && f1 > 0) { if (m.steps < m.opts.maxSteps) m.steps++; else m.tick(); val = mkValue(fn.label, { kind: 'clo', code: bc, env: captureFrom(bc, val, b.env) }); continue; }
+        pc = fn.label; conv = oc; code = bc; env = bodyEnv(val, b.env); fuel = f1; cw = w;
         break;
       }
       if (k === PRIM) {
@@ -204,17 +525,18 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
       if (k === PRIM_PAIR) {
         const p = fcode[top] as Code<L> & { k: 'prim' };
         const a = p.arg as Code<L> & { k: 'array' };
-        const vs = fx[top] as V2<L>[];
         fw[top] = w;
         if (fi[top] === 0) {
-          vs[0] = val;
+          fx[top] = val;
           fi[top] = 1;
           pc = fpc[top]!; conv = oc; code = a.elems[1]!; env = fenv[top]!; fuel = ffuel[top]! - 1; cw = Q.ONE;
           fenv[top] = NO_ENV;
           break;
         }
         sp--;
-        val = m.primPair(fpc[top]!, a, vs[0]!, val, p.name);
+        const x = fx[top] as V2<L>;
+        fx[top] = undefined;
+        val = binopPair(m, fpc[top]!, p, a, x, val);
         continue;
       }
       // CONS
