@@ -127,7 +127,7 @@ function mk<L>(e: Expr<L>, scope: readonly string[], fv: Map<Expr<L>, readonly s
   return {
     id: nextId++, uses: usesOf(e, scope, fv), quick, k: o.k, slot: o.slot ?? -1, name: o.name ?? '', src: o.src, body: o.body,
     caps: o.caps, capNames: o.capNames, fn: o.fn, arg: o.arg, label: o.label, e: o.e, names: o.names, elems: o.elems,
-    target: o.target, index: o.index,
+    target: o.target, index: o.index, fast: undefined,
   } as unknown as Code<L>;
 }
 
