@@ -18,6 +18,7 @@ const include = [
   'test/semantics-rules.test.ts',
   'test/decisions.test.ts',
   'test/rules-stuck.test.ts',
+  'test/rules-substitution.test.ts',
   'test/prims.test.ts',
   'test/semantics-limits.test.ts',
   'test/mutation/**/*.mutation.ts',

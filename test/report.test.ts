@@ -77,7 +77,7 @@ describe('reporters', () => {
     expect(await validateJunit(junit.stdout)).toEqual([]);
     expect(junit.stdout).toMatch(/<testcase name="lemma2 on two-point" classname="llmbda.check.lemma2" time="[0-9.]+"\/>/);
     // The failure carries the same report `hunt` prints: both programs, the reference's outcome, the first diverging rule.
-    expect(junit.stdout).toMatch(/<testcase name="tipni on two-point"[^>]*>\n\s*<failure message="tipni on two-point: Theorem 1 \(TIPNI\)[^"]*" type="fails">[^<]*\* \["H"\]:false │ \["H"\]:recv/);
+    expect(junit.stdout).toMatch(/<testcase name="tipni on two-point"[^>]*>\n\s*<failure message="tipni on two-point: Theorem 1 \(TIPNI\)[^"]*" type="fails">[^<]*\* \["H"\]:true │ \["H"\]:recv/);
     expect(junit.stdout).toContain('stuck at Recv: pc ["H"] does not flow to conversation label []');
     expect(junit.stdout).toMatch(/First diverging rule application \(run 1\):\n {2}rule Recv:/);
     const doc = JSON.parse(json.stdout) as { cases: { id: string; verdict: string; result: string; counterexample: { reason: string } | null; replay: string[]; nonVacuity: { estimate: { fraction: string } }[];
@@ -92,7 +92,7 @@ describe('reporters', () => {
     // (the response depends on how far check's time-budgeted minimiser simplified the model: "0" when idle)
     expect(json.stdout).toMatch(/ {8}0 {8}1 {2}\[\]:\[\\"[^\\]*\\"\] ⊢/);
     expect(doc.cases[1]!.counterexample!.reason).toBe('observer distributions are incompatible: Σ max = 2 > 1');
-    expect(doc.cases[1]!.replay).toEqual([`npx llmbda check --suite tipni --lattice 'two-point' --seed 3 --runs 300 --variant recv-no-nsu --path '134:0:1:1:0:0:0:0:0:0:0'`]);
+    expect(doc.cases[1]!.replay).toEqual([`npx llmbda check --suite tipni --lattice 'two-point' --seed 3 --runs 300 --variant recv-no-nsu --path '6:2:1:1:1:1:1:1:1'`]);
     expect(gh.stdout).toMatch(/^::error title=llmbda check%3A tipni on two-point FAILS::tipni on two-point: Theorem 1 .*%0A/m);
     expect(gh.stdout).toMatch(/^::notice title=llmbda check::1 of 2 passed, 1 failed, 0 errors$/m);
   });
@@ -105,7 +105,7 @@ describe('reporters', () => {
     expect(again.code).toBe(1);
     const caseOf = (s: string): string => s.slice(s.indexOf('Lattice two-point; observer'), s.indexOf('Why the suite rejects it:'));
     expect(caseOf(again.stdout)).toBe(caseOf(first.stdout));
-    expect(caseOf(first.stdout)).toMatch(/\* \["H"\]:false │ \["H"\]:recv/);
+    expect(caseOf(first.stdout)).toMatch(/\* \["H"\]:true │ \["H"\]:recv/);
     expect(again.stdout).toContain(`Replay: npx llmbda ${line}`);
     expect(again.stdout).toMatch(/LEAK FOUND: tipni fails under variant recv-no-nsu on two-point after 1 generated case\b/);
   });

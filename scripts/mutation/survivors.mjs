@@ -22,6 +22,12 @@ if (markdown) {
   console.log('| file | mutants | static (not run) | killed | timed out | survived | no coverage | score |');
   console.log('|---|---|---|---|---|---|---|---|');
   for (const r of rows) console.log(`| \`${r.file}\` | ${r.mutants} | ${r.ignored} | ${r.killed} | ${r.timeout} | ${r.survived} | ${r.noCov} | ${r.score.toFixed(2)} % |`);
+  if (rows.length > 1) {
+    const sum = (k) => rows.reduce((a, r) => a + r[k], 0);
+    const valid = sum('killed') + sum('timeout') + sum('survived') + sum('noCov');
+    const score = valid ? (100 * (sum('killed') + sum('timeout'))) / valid : 100;
+    console.log(`| **all ${rows.length} files** | ${sum('mutants')} | ${sum('ignored')} | ${sum('killed')} | ${sum('timeout')} | ${sum('survived')} | ${sum('noCov')} | ${score.toFixed(2)} % |`);
+  }
 } else {
   for (const r of rows) console.log(`${r.file}: ${r.mutants} mutants (${r.ignored} static, not run), ${r.killed} killed, ${r.timeout} timed out, ${r.survived} survived, ${r.noCov} no coverage, ${r.errors} errors: score ${r.score.toFixed(2)} %`);
   for (const { file, m } of left) {

@@ -12,7 +12,7 @@
  */
 import fc from 'fast-check';
 import type { Expr } from '../syntax/ast.ts';
-import type { Lattice } from '../lattice/lattice.ts';
+import { integrityOf, type Lattice } from '../lattice/lattice.ts';
 import { app, arr, ask, binop, bool, differing, hole, ifThen, labelled, lam, letIn, num, prim, rec, ref, str, unit } from './build.ts';
 
 /** What the gadgets need from the program generator. */
@@ -124,8 +124,19 @@ function pairGadgets<L>(k: GadgetKit<L>, obs: L): Branch<L>[] {
       .map(([h, a, b, x]) => app(hole(h, ...differing(lat, lat.top, lam(a, false), lam(b, false))), x)) },
   ];
   if (k.endorse) {
-    // Endorse keeps the confidentiality of its value: `endorse t ⟦h: a | b⟧`
-    branches.push({ weight: 2, arbitrary: fc.tuple(labels, fc.oneof(secret, container)).map(([t, x]) => ({ kind: 'endorse', label: labelLit(t), body: x }) as Expr<L>) });
+    // Endorse keeps the confidentiality of its value: `endorse t ⟦h: a | b⟧`; and its body runs at pc ⊔ n, so a
+    // secret endorsement `endorse ⟦h: t1 | t2⟧ x` (t1, t2 of different integrity, x low) answers at a label whose
+    // integrity differs between the runs but whose confidentiality is n's (the generated mutant
+    // m-endorse-body-drop-n drops n there and leaks the endorsement to an I-maximal observer)
+    branches.push({ weight: 2, arbitrary: fc.oneof(
+      fc.tuple(labels, fc.oneof(secret, container)).map(([t, x]) => ({ kind: 'endorse', label: labelLit(t), body: x }) as Expr<L>),
+      fc.tuple(
+        combos([highs, els, els], ([, t1, t2]) => !lat.equals(integrityOf(lat, t1!), integrityOf(lat, t2!))),
+        fc.constantFrom(...SCALARS),
+      ).map(([[h, t1, t2], x]) => ({ kind: 'endorse', label: hole(h!, labelLit(t1!), labelLit(t2!)), body: x }) as Expr<L>),
+      // and under a secret branch its body's effects still carry the branch's pc: `if ⟦h: a | b⟧ then endorse t eff else x`
+      fc.tuple(secret, labels, effect, leaf).map(([s, t, eff, x]) => ifThen(s, { kind: 'endorse', label: labelLit(t), body: eff } as Expr<L>, x)),
+    ) });
   }
   return branches;
 }
@@ -149,8 +160,9 @@ function singleGadgets<L>(k: GadgetKit<L>): Branch<L>[] {
     ][form]!) },
   ];
   if (k.endorse) {
-    // Endorse keeps pc: `endorse t e`, also under a raised pc
-    branches.push({ weight: 3, arbitrary: fc.tuple(labels, fc.option(labels, { nil: undefined }), fc.oneof(leaf, structure)).map(([t, l, x]) => {
+    // Endorse keeps pc: `endorse t e`, also under a raised pc, and its body's effects run at it
+    const effect = fc.constantFrom<Expr<L>>({ kind: 'send', arg: str('x') }, { kind: 'recv' }, { kind: 'clear' }, { kind: 'fork', body: { kind: 'send', arg: str('x') } });
+    branches.push({ weight: 3, arbitrary: fc.tuple(labels, fc.option(labels, { nil: undefined }), fc.oneof(leaf, structure, effect)).map(([t, l, x]) => {
       const e: Expr<L> = { kind: 'endorse', label: labelLit(t), body: x };
       return l === undefined ? e : labelled(l, e);
     }) });
