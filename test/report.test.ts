@@ -18,6 +18,7 @@ import { progressText } from '../src/cli/progress.ts';
 import { corpusFiles, loadEntry } from '../src/llmbda/corpus.ts';
 import { PPMF_SUITES } from '../src/api/registry.ts';
 import { renderJunit, systemHuntDocument } from '../src/report/index.ts';
+import { systemHuntExit } from '../src/cli/cmd-hunt.ts';
 
 const SCHEMA = JSON.parse(readFileSync('docs/schema/report.schema.json', 'utf8')) as Record<string, unknown>;
 const REPO = process.cwd();
@@ -195,6 +196,13 @@ describe('hunt and replay for CI', () => {
     const clean = systemHuntDocument({ ...base, found: false, searched: [{ suite: 'ppmf-a', cases: 5, ms: 1 }] }, { version: '0', expectLeak: true });
     expect([clean.ok, clean.cases[0]!.result, clean.cases[0]!.message.split('\n')[0]]).toEqual([false, 'failed', 'ppmf-a: no counterexample in 5 case(s) under --system ppmf --variant v (--expect-leak wanted one)']);
     expect(validate(SCHEMA, clean)).toEqual([]);
+    // The exit code: a crashed suite is never a leak, with or without --expect-leak (1, as the document's exitCode).
+    const crash = { found: true, failure: { suite: 'ppmf-b', error: true, reason: 'TypeError: boom', path: null, testsToFailure: 0, shrinks: 0 } };
+    const leak = { found: true, failure: { ...crash.failure, error: false } };
+    expect([systemHuntExit(crash, false), systemHuntExit(crash, true)]).toEqual([1, 1]);
+    expect(systemHuntDocument({ ...base, ...crash, searched: [{ suite: 'ppmf-b', cases: 2, ms: 1 }] }, { version: '0', expectLeak: true }).exitCode).toBe(1);
+    expect([systemHuntExit(leak, false), systemHuntExit(leak, true)]).toEqual([1, 0]);
+    expect([systemHuntExit({ found: false }, false), systemHuntExit({ found: false }, true)]).toEqual([0, 1]);
   });
 
   it('replay takes the whole corpus folder in one process, with a summary; JUnit has one testcase per entry', async () => {

@@ -23,7 +23,7 @@ import { Option } from 'commander';
 import { corpusFiles } from '../llmbda/corpus.ts';
 import { huntDocument, render, replayDocument, reporterFlag, REPORTERS, systemHuntDocument, writeHtml, type Reporter } from '../report/index.ts';
 import { packageVersion } from './main.ts';
-import { EXIT_CODES_HELP } from './exit-codes.ts';
+import { EXIT_CODES, EXIT_CODES_HELP } from './exit-codes.ts';
 import { allSuiteNames } from '../api/registry.ts';
 import { defaultSeed } from '../runner/seed.ts';
 import type { SystemFound, SystemHuntArgs, SystemHuntResult } from './system-hunt-task.ts';
@@ -85,9 +85,8 @@ export function registerHunt(program: Command, result: CommandResult): void {
       if (flags.html !== undefined && (flags.target || flags.system !== 'llmbda')) throw new UserError('--html reports LLMbda hunts only (not --target or --system other than llmbda)');
       if (flags.target) return runTargetHunt({ ...flags, target: flags.target }, { caseTimeout: flags.caseTimeout, maxMemoryMb: flags.maxMemoryMb, ...(cmd.getOptionValueSource('stackMb') === 'cli' ? { stackMb: flags.stackMb } : {}) }, result);
       const reporter: Reporter = flags.json ? 'json' : flags.reporter ?? 'text';
-      const found = (f: boolean): number => (f === Boolean(flags.expectLeak) ? 0 : 1);
       if (flags.system === 'ppmf' || flags.system === 'endorse' || flags.system === 'banking') {
-        result.exitCode = await runSystemHunt(flags.system, flags, reporter, found);
+        result.exitCode = await runSystemHunt(flags.system, flags, reporter);
         return;
       }
       if (flags.system !== 'llmbda') throw new UserError(`--system must be llmbda, ppmf, endorse or banking, got ${JSON.stringify(flags.system)}`);
@@ -274,7 +273,7 @@ async function runHunt(flags: HuntFlags, reporter: Reporter): Promise<number> {
  * watchdog stops a case stuck past --case-timeout, the heap is capped); SIGINT/SIGTERM print what is known
  * (a failing case found and being shrunk, or nothing yet) and exit 130/143.
  */
-async function runSystemHunt(system: SystemHuntArgs['system'], flags: HuntFlags, reporter: Reporter, found: (f: boolean) => number): Promise<number> {
+async function runSystemHunt(system: SystemHuntArgs['system'], flags: HuntFlags, reporter: Reporter): Promise<number> {
   const started = performance.now();
   const seed = flags.seed ?? defaultSeed();
   // --runs alone is a case budget without a time limit, as for the LLMbda hunt.
@@ -301,5 +300,14 @@ async function runSystemHunt(system: SystemHuntArgs['system'], flags: HuntFlags,
   } else {
     process.stdout.write(`${r.report}\n`);
   }
-  return found(r.found);
+  return systemHuntExit(r, Boolean(flags.expectLeak));
+}
+
+/**
+ * The exit code of a system hunt. A suite that crashed is not a leak: with `--expect-leak` it must not pass as
+ * "still caught". It exits 1 either way, as the report document says (its crashed case is an `error`, `ok` false).
+ */
+export function systemHuntExit(r: Pick<SystemHuntResult, 'found' | 'failure'>, expectLeak: boolean): number {
+  if (r.failure?.error) return EXIT_CODES.failed;
+  return r.found === expectLeak ? EXIT_CODES.ok : EXIT_CODES.failed;
 }

@@ -35,7 +35,8 @@ export class ProgressLine {
 
   update(done: number, o: { readonly total?: number; readonly leftMs?: number; readonly detail?: string } = {}): void {
     const now = performance.now();
-    if (now - this.last < 100) return;
+    // At most one redraw per 100 ms, but the final count (done = total) is always drawn.
+    if (now - this.last < 100 && !(o.total !== undefined && done >= o.total)) return;
     this.last = now;
     const text = progressText({ label: this.label, done, elapsedMs: now - this.started, ...o });
     const width = this.out.columns !== undefined && this.out.columns > 10 ? this.out.columns : 100;
