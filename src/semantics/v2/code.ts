@@ -17,6 +17,12 @@ interface Base {
   readonly quick: boolean;
   /** The deterministic fast path's cache for this node (direct.ts: its fused shape), undefined until it looks. */
   fast: unknown;
+  /**
+   * The last machine that merged two next-round entries of this node, or two outcomes of a sub-derivation of it
+   * (`Machine.addNextKeyed`, `addOut`): a depth-first
+   * run of that machine, once it has branched, gives up here rather than enumerate paths that merge.
+   */
+  merged: unknown;
 }
 
 export type Code<L> = Base & (
@@ -50,7 +56,7 @@ let nextId = 1;
 const UNIFORM = {
   k: '', slot: -1, name: '', src: undefined, body: undefined, caps: undefined, capNames: undefined, fn: undefined,
   arg: undefined, label: undefined, e: undefined, names: undefined, elems: undefined, target: undefined, index: undefined,
-  fast: undefined,
+  fast: undefined, merged: undefined,
 } as const;
 
 /** Compiled closed expressions (the top-level program, parsed responses, lambdas inside values). */
@@ -127,7 +133,7 @@ function mk<L>(e: Expr<L>, scope: readonly string[], fv: Map<Expr<L>, readonly s
   return {
     id: nextId++, uses: usesOf(e, scope, fv), quick, k: o.k, slot: o.slot ?? -1, name: o.name ?? '', src: o.src, body: o.body,
     caps: o.caps, capNames: o.capNames, fn: o.fn, arg: o.arg, label: o.label, e: o.e, names: o.names, elems: o.elems,
-    target: o.target, index: o.index, fast: undefined,
+    target: o.target, index: o.index, fast: undefined, merged: undefined,
   } as unknown as Code<L>;
 }
 

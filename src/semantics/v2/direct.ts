@@ -27,7 +27,7 @@ import * as Q from '../../distributions/rational.ts';
 import type { Failure } from '../config.ts';
 import type { Conv } from '../odist.ts';
 import type { Code, LamCode } from './code.ts';
-import type { Cfg, Machine, Rule, WOut } from './machine.ts';
+import type { Cfg, Machine, Req, Rule, WOut } from './machine.ts';
 import { depthOf, mkValue, type V2 } from './values.ts';
 import { fastBinops, standardFromBool, type FastBinop } from './prims-fast.ts';
 
@@ -35,8 +35,25 @@ const FUEL: Failure = { kind: 'fuel' };
 /** A frame's environment once it is no longer needed. */
 const NO_ENV: readonly V2<never>[] = [];
 
-/** Frame kinds: a rule's generator, App waiting for its function / its argument, Prim, RecordCons/ArrayCons, Prim over a literal pair. */
-const GEN = 0, APP_FN = 1, APP_ARG = 2, PRIM = 3, CONS = 4, PRIM_PAIR = 5, FIX_ARG = 6;
+/**
+ * Frame kinds: a rule's generator, App waiting for its function / its argument, Prim, RecordCons/ArrayCons,
+ * Prim over a literal pair, the fused fix's last premises, Fork (its conversation kept), FieldAccess, ArrayIndex.
+ */
+const GEN = 0, APP_FN = 1, APP_ARG = 2, PRIM = 3, CONS = 4, PRIM_PAIR = 5, FIX_ARG = 6, FORK = 7, FIELD = 8, INDEX = 9;
+
+/**
+ * A choice point of a depth-first run (`runDirect` with `branching`): the frames below a rule that made
+ * several terminal requests (copied: frames are updated in place), the requests not yet taken, and the
+ * weight the rule's frame carried.
+ */
+interface Choice<L> {
+  readonly sp: number;
+  readonly fk: number[]; readonly fpc: L[]; readonly fcode: Code<L>[]; readonly fenv: (readonly V2<L>[])[];
+  readonly ffuel: number[]; readonly fw: Q.Rational[]; readonly fx: unknown[]; readonly fi: number[];
+  readonly alts: readonly (Req<L> & { t: 'tail' })[];
+  at: number;
+  readonly base: Q.Rational;
+}
 
 /** A failure (out of fuel, stuck) as opposed to a runtime value: values have no `kind`. */
 function isFailure<L>(x: V2<L> | Failure): x is Failure {
@@ -239,7 +256,7 @@ function churchSide<L>(v: V2<L>): number {
  * The fast path's run of `root` on machine `m` (rule applications counted in `m.steps`): the result (empty
  * or one weighted outcome), or undefined when a rule made a second terminal request (the caller gives up).
  */
-export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | undefined {
+export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number): readonly WOut<L>[] | undefined {
   // The frames, as parallel arrays; frame i is in use while i < sp. `fx` holds the generator (GEN), App's
   // function once its first premise is done (APP_ARG) or the elements so far (CONS, PRIM_PAIR); `fw` the
   // weight the frame's result carries (the product of its premises' weights so far); `fenv` NO_ENV once no
@@ -255,6 +272,10 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
   const fi: number[] = [];
   let sp = 0;
   const lat = m.lat, bottom = lat.bottom;
+  // A depth-first run (`stepLimit` given): the outcomes of the finished paths, and the choice points left.
+  const outs: WOut<L>[] = [];
+  const choices: Choice<L>[] = [];
+  const depthFirst = stepLimit !== undefined;
 
   // The configuration to enter (pc, conv, code, env, fuel) and the weight `cw` its result carries.
   let pc = root.pc, conv = root.conv, code = root.code, env = root.env, fuel = root.fuel;
@@ -271,6 +292,9 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
     // ENTER: run the configuration until a result is in the register or a frame waits for a premise.
     for (;;) {
       if (fuel <= 0) { has = true; val = FUEL; w = cw; break; }
+      // Depth first, once this run has branched: a node whose entries merged in this machine's rounds would
+      // merge these paths too (a merging loop inside), so enumerating them could cost exponentially more.
+      if (depthFirst && code.merged === m && choices.length !== 0) return undefined;
       if (code.quick) { has = true; val = quickIn(m, pc, code, env, fuel); oc = conv; w = cw; break; }
       if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
       const k = code.k;
@@ -437,6 +461,23 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
         code = k === 'prim' ? code.arg : code.elems[0]!; fuel--; cw = Q.ONE;
         continue;
       }
+      if (k === 'fork') {
+        // Fork: the body at fuel − 1; the frame keeps the conversation, restored on the body's value.
+        if (sp === fk.length) { fk.push(FORK); fpc.push(pc); fcode.push(code); fenv.push(NO_ENV); ffuel.push(fuel); fw.push(cw); fx.push(conv); fi.push(0); }
+        else { fk[sp] = FORK; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = NO_ENV; ffuel[sp] = fuel; fw[sp] = cw; fx[sp] = conv; fi[sp] = 0; }
+        sp++;
+        code = code.body; fuel--; cw = Q.ONE;
+        continue;
+      }
+      if (k === 'field' || k === 'index') {
+        // FieldAccess / ArrayIndex: the target at fuel − 1 (then ArrayIndex's index, in the environment kept).
+        const kind = k === 'field' ? FIELD : INDEX, e = k === 'field' ? NO_ENV : env;
+        if (sp === fk.length) { fk.push(kind); fpc.push(pc); fcode.push(code); fenv.push(e); ffuel.push(fuel); fw.push(cw); fx.push(undefined); fi.push(0); }
+        else { fk[sp] = kind; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = e; ffuel[sp] = fuel; fw[sp] = cw; fx[sp] = undefined; fi[sp] = 0; }
+        sp++;
+        code = code.target; fuel--; cw = Q.ONE;
+        continue;
+      }
       // Any other rule: its generator, started below.
       const gen = m.rule({ pc, conv, code, env, fuel });
       if (sp === fk.length) { fk.push(GEN); fpc.push(pc); fcode.push(code); fenv.push(NO_ENV); ffuel.push(fuel); fw.push(cw); fx.push(gen); fi.push(0); }
@@ -448,7 +489,24 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
 
     // RETURN: hand the result to the frames until one starts a premise (back to ENTER) or none is left.
     for (;;) {
-      if (sp === 0) return val === undefined ? [] : [{ out: isFailure(val) ? val : m.ok(oc, val), weight: w }];
+      if (sp === 0) {
+        if (stepLimit === undefined) return val === undefined ? [] : [{ out: isFailure(val) ? val : m.ok(oc, val), weight: w }];
+        // A depth-first run: this path is done; take the next request of the latest choice point.
+        if (val !== undefined) outs.push({ out: isFailure(val) ? val : m.ok(oc, val), weight: w });
+        const ch = choices[choices.length - 1];
+        if (ch === undefined) return outs;
+        const alt = ch.alts[ch.at++]!;
+        if (ch.at === ch.alts.length) choices.pop();
+        sp = ch.sp;
+        for (let i = 0; i < sp; i++) {
+          const kind = ch.fk[i]!;
+          fk[i] = kind; fpc[i] = ch.fpc[i]!; fcode[i] = ch.fcode[i]!; fenv[i] = ch.fenv[i]!; ffuel[i] = ch.ffuel[i]!; fw[i] = ch.fw[i]!; fi[i] = ch.fi[i]!;
+          fx[i] = kind === CONS ? (ch.fx[i] as V2<L>[]).slice() : ch.fx[i];
+        }
+        ({ pc, conv, code, env, fuel } = alt.cfg);
+        cw = mulW(ch.base, alt.w);
+        break;
+      }
       const top = sp - 1;
       let k = fk[top]!;
       if (k === GEN) {
@@ -457,10 +515,27 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
         if (r.done) { sp--; fx[top] = undefined; has = true; val = undefined; continue; }
         const q = r.value;
         if (q.t === 'sub') { ({ pc, conv, code, env, fuel } = q.cfg); cw = Q.ONE; break; }
-        // A second terminal request: branching. Give up.
-        if (!gen.next(undefined).done) return undefined;
+        // A second terminal request: branching. Give up — unless this is a depth-first run, where the other
+        // requests become a choice point over the frames below (none of them a generator: those cannot be
+        // copied), taken when this path is done.
+        const r2 = gen.next(undefined);
         sp--;
         fx[top] = undefined;
+        if (!r2.done) {
+          // (Only Recv branches here: premises have one outcome on this path, so only a rule's own choice — a
+          // model's several responses, each a tail premise — makes a second request.)
+          if (stepLimit === undefined || m.steps > stepLimit || q.t !== 'tail') return undefined;
+          const alts: (Req<L> & { t: 'tail' })[] = [];
+          for (let r3: IteratorResult<Req<L>, void> = r2; !r3.done; r3 = gen.next(undefined)) { const a = r3.value; if (a.t !== 'tail') return undefined; alts.push(a); }
+          for (let i = 0; i < sp; i++) if (fk[i] === GEN) return undefined;
+          choices.push({
+            sp, fk: fk.slice(0, sp), fpc: fpc.slice(0, sp), fcode: fcode.slice(0, sp), fenv: fenv.slice(0, sp), ffuel: ffuel.slice(0, sp),
+            // (A RecordCons/ArrayCons frame's values array is shared with the path that goes on now; each later
+            // path gets its own copy when restored, as an array value built from it keeps that very array.)
+            fw: fw.slice(0, sp), fi: fi.slice(0, sp), fx: fx.slice(0, sp),
+            alts, at: 0, base: fw[top]!,
+          });
+        }
         if (q.t === 'out') {
           has = true;
           w = mulW(fw[top]!, q.w);
@@ -516,6 +591,35 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>): readonly WOut<L>[] | 
         if (bc.k === 'lam' && f1 > 0) { if (m.steps < m.opts.maxSteps) m.steps++; else m.tick(); val = mkValue(fn.label, { kind: 'clo', code: bc, env: captureFrom(bc, val, b.env) }); continue; }
         pc = fn.label; conv = oc; code = bc; env = bodyEnv(val, b.env); fuel = f1; cw = w;
         break;
+      }
+      if (k === FORK) {
+        // Fork's conclusion: the body's value, in the conversation before it.
+        sp--;
+        oc = fx[top] as Conv<L>;
+        fx[top] = undefined;
+        continue;
+      }
+      if (k === FIELD) {
+        sp--;
+        const o = m.fieldAfter(oc, val, (fcode[top] as Code<L> & { k: 'field' }).name);
+        if (o.kind === 'ok') { val = o.value; oc = o.conv; } else val = o;
+        continue;
+      }
+      if (k === INDEX) {
+        fw[top] = w;
+        if (fi[top] === 0) {
+          // The target's value kept; the index next, in the target's conversation.
+          fx[top] = val;
+          fi[top] = 1;
+          pc = fpc[top]!; conv = oc; code = (fcode[top] as Code<L> & { k: 'index' }).index; env = fenv[top]!; fuel = ffuel[top]! - 1; cw = Q.ONE;
+          fenv[top] = NO_ENV;
+          break;
+        }
+        sp--;
+        const o = m.indexAfter(oc, fx[top] as V2<L>, val);
+        fx[top] = undefined;
+        if (o.kind === 'ok') { val = o.value; oc = o.conv; } else val = o;
+        continue;
       }
       if (k === PRIM) {
         sp--;

@@ -38,6 +38,8 @@ export interface V2Evaluation<L> extends Evaluation<L> {
   /** Derivations finished by the deterministic fast path, and attempts of it that gave up (a branching premise). */
   readonly directRuns: number;
   readonly directBails: number;
+  /** Of `directRuns`, depth-first runs of entries that never merge (the fast path taking a model's several responses one after another). */
+  readonly directDepthFirst: number;
 }
 
 /** `⟦pc ⊢ conv, expr⟧_fuel` under the reference semantics, by the v2 machine. */
@@ -68,5 +70,6 @@ export function evaluateV2<L>(
     peakRound: m.peakRound,
     directRuns: m.directRuns,
     directBails: m.directBails,
+    directDepthFirst: m.directDepthFirst,
   };
 }

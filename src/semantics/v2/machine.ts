@@ -40,7 +40,7 @@ export interface WOut<L> { readonly out: Out<L>; weight: Q.Rational }
 /** A configuration `(pc, C, code, env, fuel)`. */
 export interface Cfg<L> { readonly pc: L; readonly conv: Conv<L>; readonly code: Code<L>; readonly env: readonly V2<L>[]; readonly fuel: number }
 
-type Req<L> =
+export type Req<L> =
   | { readonly t: 'sub'; readonly cfg: Cfg<L> }
   | { readonly t: 'tail'; readonly cfg: Cfg<L>; readonly w: Q.Rational }
   | { readonly t: 'out'; readonly out: Out<L>; readonly w: Q.Rational };
@@ -80,6 +80,8 @@ interface Task<L> {
   resultList: WOut<L>[] | undefined;
   /** The task's code node (undefined for the root, whose outcomes are always merged). */
   readonly stat: NodeStat | undefined;
+  /** The code of the task's configuration (marked `merged` when two of its outcomes merge). */
+  readonly code: Code<L>;
   gen: Rule<L> | undefined;
   genW: Q.Rational;
   input: readonly WOut<L>[] | undefined;
@@ -112,6 +114,8 @@ const FUEL_RESULT: readonly WOut<never>[] = [{ out: FUEL, weight: Q.ONE }];
 /** Sub-task lookups per memo window, and how many lookups a hitless window pauses memoisation for. */
 const MEMO_WINDOW = 4096;
 const MEMO_PAUSE = 4 * MEMO_WINDOW;
+/** The least step allowance of a depth-first fast-path run (`Machine.direct`). */
+const DFS_STEPS = 100_000;
 const EMPTY_RECORD = { kind: 'record', fields: [] } as const;
 /** Per lattice, the standard `fromBool`'s results `[false, true]` as runtime bodies (`Machine.church`). */
 const CHURCH = new WeakMap<object, [unknown, unknown]>();
@@ -142,6 +146,8 @@ export class Machine<L> {
   /** Sub-derivations finished by `direct`, and attempts that gave up (for the benchmark's report). */
   directRuns = 0;
   directBails = 0;
+  /** Of `directRuns`, the depth-first runs of never-merging entries (branches included). */
+  directDepthFirst = 0;
 
   /** The standard binops of the model's table, computed on values (prims-fast.ts), and whether its fromBool is standard. */
   private readonly binops: ReadonlyMap<string, FastBinop>;
@@ -206,6 +212,14 @@ export class Machine<L> {
         const { cfg, w } = depthFirst ? t.dfs!.pop()! : t.round[t.at++]!;
         if (cfg.fuel <= 0) { this.addOut(t, FUEL, w); continue; }
         if (cfg.code.quick) { this.addOut(t, this.quick(cfg.pc, cfg.code, cfg.env, cfg.fuel, cfg.conv), w); continue; }
+        if (depthFirst) {
+          // An entry of a node that never merges: the fast path may run it depth first, branches included
+          // (its paths would merge with nothing here either), its outcomes this task's.
+          const st = this.statOf(cfg.code);
+          const d = st.dfsDirect ? this.direct(cfg, true) : undefined;
+          if (st.dfsDirect) noteDfsDirect(st, d !== undefined, this.probation);
+          if (d !== undefined) { for (const o of d) this.addOut(t, o.out, mulW(w, o.weight)); continue; }
+        }
         this.tick();
         t.gen = this.rule(cfg);
         t.genW = w;
@@ -250,10 +264,13 @@ export class Machine<L> {
    * A give-up wastes the attempt's rule applications (they are not counted in `steps`); attempts pause
    * until the general machine has done as many, so the waste is at most the real work.
    */
-  private direct(root: Cfg<L>): readonly WOut<L>[] | undefined {
+  private direct(root: Cfg<L>, depthFirst = false): readonly WOut<L>[] | undefined {
     if (this.opts.direct === false || this.steps < this.directResume) return undefined;
     const steps0 = this.steps;
-    const r = runDirect(this, root);
+    // A depth-first run may branch (direct.ts, choice points): it gives up past as many rule applications as
+    // were done before it (at least DFS_STEPS), so a run whose paths would have merged elsewhere (a merging
+    // loop inside) wastes at most about the work so far, and never runs into the step budget itself.
+    const r = runDirect(this, root, depthFirst ? Math.min(this.opts.maxSteps, steps0 + Math.max(steps0, DFS_STEPS)) : undefined);
     if (r === undefined) {
       // A second outcome: branching. Give up; pause attempts for as many steps as were wasted.
       this.directBails++;
@@ -262,6 +279,7 @@ export class Machine<L> {
       return undefined;
     }
     this.directRuns++;
+    if (depthFirst) this.directDepthFirst++;
     return r;
   }
 
@@ -269,7 +287,7 @@ export class Machine<L> {
     return {
       key, round: [{ cfg, w: Q.ONE }], at: 0, next: undefined, nextOnly: undefined, nextList: undefined, dfs: undefined,
       nextFuel: cfg.fuel - 1, later: undefined,
-      result: undefined, resultOnly: undefined, resultList: undefined, stat, gen: undefined, genW: Q.ONE, input: undefined,
+      result: undefined, resultOnly: undefined, resultList: undefined, stat, code: cfg.code, gen: undefined, genW: Q.ONE, input: undefined,
     };
   }
 
@@ -326,7 +344,7 @@ export class Machine<L> {
     const k = this.cfgKey(entry.cfg);
     const prev = t.next.get(k);
     if (st !== undefined) noteMerge(st, prev !== undefined, this.probation);
-    if (prev) prev.w = Q.add(prev.w, entry.w);
+    if (prev) { prev.w = Q.add(prev.w, entry.w); entry.cfg.code.merged = this; }
     else { t.next.set(k, entry); if (t.next.size > this.opts.maxOutcomes) this.outcomeLimit(); }
   }
 
@@ -346,7 +364,7 @@ export class Machine<L> {
     const k = this.outKey(o);
     const prev = t.result.get(k);
     if (t.stat !== undefined && this.opts.maxOutcomes === Infinity) noteOutMerge(t.stat, prev !== undefined, this.probation);
-    if (prev) prev.weight = Q.add(prev.weight, w);
+    if (prev) { prev.weight = Q.add(prev.weight, w); t.code.merged = this; }
     else { t.result.set(k, { out: o, weight: w }); if (t.result.size > this.opts.maxOutcomes) this.outcomeLimit(); }
   }
 
@@ -355,7 +373,10 @@ export class Machine<L> {
     const stats = (this.nodeStats ??= new Map());
     let st = stats.get(code.id);
     if (st === undefined) {
-      st = { memo: true, lookups: 0, hits: 0, direct: true, tries: 0, runs: 0, merge: true, inserts: 0, merges: 0, outMerge: true, outInserts: 0, outMerges: 0 };
+      st = {
+        memo: true, lookups: 0, hits: 0, direct: true, tries: 0, runs: 0, merge: true, inserts: 0, merges: 0, outMerge: true, outInserts: 0, outMerges: 0,
+        dfsDirect: true, dfsTries: 0, dfsRuns: 0,
+      };
       stats.set(code.id, st);
     }
     return st;
@@ -698,8 +719,8 @@ export class Machine<L> {
     return this.val(this.lat.join(pc, this.deepLabel(v)), this.fromBare(this.ev.wrap(r.value)));
   }
 
-  /** FieldAccess after its premise (rules.ts `fieldAfter`). */
-  private fieldAfter(c1: Conv<L>, r: V2<L>, name: string): Out<L> {
+  /** FieldAccess after its premise (rules.ts `fieldAfter`). @internal (direct.ts) */
+  fieldAfter(c1: Conv<L>, r: V2<L>, name: string): Out<L> {
     const x = this.fieldValue(r, name);
     return isFailure(x) ? x : this.ok(c1, x);
   }
@@ -711,8 +732,8 @@ export class Machine<L> {
     return this.raise(r.label, fl.expr);
   }
 
-  /** ArrayIndex after both premises (rules.ts `ruleArrayIndex`'s side conditions). */
-  private indexAfter(c2: Conv<L>, a: V2<L>, i: V2<L>): Out<L> {
+  /** ArrayIndex after both premises (rules.ts `ruleArrayIndex`'s side conditions). @internal (direct.ts) */
+  indexAfter(c2: Conv<L>, a: V2<L>, i: V2<L>): Out<L> {
     const x = this.indexValue(a, i);
     return isFailure(x) ? x : this.ok(c2, x);
   }
@@ -981,6 +1002,8 @@ interface NodeStat {
   merge: boolean; inserts: number; merges: number;
   /** Outcomes of sub-tasks of this code: keyed inserts, and how many merged. */
   outMerge: boolean; outInserts: number; outMerges: number;
+  /** Depth-first entries of this code run by the fast path with branching: attempts, and how many finished. */
+  dfsDirect: boolean; dfsTries: number; dfsRuns: number;
 }
 
 /** Lookups, and direct attempts, a node gets before a record without a single success turns it off. */
@@ -1002,6 +1025,12 @@ function noteOutMerge(st: NodeStat, merged: boolean, probation: number): void {
   st.outInserts++;
   if (merged) st.outMerges++;
   else if (st.outMerges === 0 && st.outInserts >= probation) st.outMerge = false;
+}
+
+function noteDfsDirect(st: NodeStat, ran: boolean, probation: number): void {
+  st.dfsTries++;
+  if (ran) st.dfsRuns++;
+  else if (st.dfsRuns === 0 && st.dfsTries >= probation) st.dfsDirect = false;
 }
 
 function noteDirect(st: NodeStat, ran: boolean, probation: number): void {
