@@ -12,7 +12,7 @@ import { entries } from '../src/distributions/subdist.ts';
 import { powersetUS, US } from '../src/lattice/instances.ts';
 import { parse } from '../src/syntax/parser.ts';
 import { closeProgram, loadPrelude } from '../src/semantics/prelude.ts';
-import { evaluate, type Evaluation } from '../src/semantics/evaluate.ts';
+import { assembleEvaluation, evaluate, type Evaluation } from '../src/semantics/evaluate.ts';
 import { evaluateV2 } from '../src/semantics/v2/index.ts';
 import { coinModel, standardModel } from '../src/semantics/models/index.ts';
 import type { ResponseDist } from '../src/semantics/model.ts';
@@ -46,10 +46,14 @@ describe('depth-first fast path: the same answers as the substitution evaluator'
     // An array literal whose middle element branches: the ArrayCons frame's values are copied per choice.
     ['nested arrays (an ArrayCons frame below the branch)', loop(6, `[acc, ${FLIP}, n]`, '0'), [4000, 170], true],
     ['records and indexing (FieldAccess, ArrayIndex frames)', loop(5, `acc + str({a: ${FLIP}, b: 2}.a) + str([${FLIP}, 5].[0])`, '""'), [4000, 300], true],
-    // A label test around the branch: a rule generator below the choice, which cannot be copied.
-    ['a label test around the flip (a generator frame below: not depth first there)', loop(6, `acc + str((["S"] ? ${FLIP}))`, '""'), [4000], false],
+    // Endorse around the branch: a rule generator below the choice, which cannot be copied (sharing it would
+    // lose every path after the first: 4 outcomes of 1/16 here instead of 64 of 1/64).
+    ['endorse around the flip (a generator frame below the branch)', loop(6, `acc + str(endorse [] ${FLIP})`, '""'), [4000], false],
     // The last flip in tail position: the choice's alternatives carry the whole path's weight.
     ['a branch in tail position (the path weight carried into it)', loop(6, `acc + str(${FLIP})`, '""', '@"flip"'), [4000], true],
+    // The same failure on every path past n = 3 (one stuck reason): outcomes kept as a list at the root are merged
+    // once, by `assembleEvaluation`.
+    ['the same failure on many paths', loop(7, `if n == 3 then acc + str(1 + {}) else acc + str(${FLIP})`, '""'), [4000], true],
     // Stuck on some paths part-way: `"…" + 1`.
     ['stuck part-way', loop(7, `if n == 3 then acc + 1 else acc + str(${FLIP})`, '""'), [4000], true],
     ['a merging loop inside a non-merging one', nested(2, 5), [6000], false],
@@ -66,9 +70,8 @@ describe('depth-first fast path: the same answers as the substitution evaluator'
     }
   });
 
-  it('a label test below every branch: the depth-first attempts give up and the general machine answers', () => {
-    const e = program(programs[4]![1]);
-    const r = evaluateV2(coin, lat, US.bottom, start, e, 4000, { probation: 1 });
+  it('endorse below every branch: those depth-first runs give up, the general machine answers', () => {
+    const r = evaluateV2(coin, lat, US.bottom, start, program(programs[4]![1]), 4000);
     expect(r.directDepthFirst).toBe(0);
     expect(r.directBails).toBeGreaterThan(0);
   });
@@ -114,5 +117,20 @@ describe('depth-first fast path: the same answers as the substitution evaluator'
     const r = evaluateV2(coin, lat, US.bottom, start, program(loop(n, `acc + ${FLIP}`, '0')), 100_000);
     expect(entries(r.finals)).toHaveLength(n + 1);
     expect(r.steps).toBeLessThan(50 * n * n);
+  });
+
+  it('assembleEvaluation merges repeated outcomes (a root kept as a list): finals by their printed key, failures by theirs', () => {
+    const v = (n: number) => ({ kind: 'label' as const, label: US.bottom, body: { kind: 'num' as const, value: Q.rat(n, 1) } });
+    const conv = { label: US.bottom, messages: [] };
+    const ok = (n: number) => ({ kind: 'ok' as const, conv, value: v(n) });
+    const stuck = { kind: 'stuck' as const, rule: 'Prim', reason: 'binop_+ on a record' };
+    const a = assembleEvaluation(lat, [
+      { outcome: { kind: 'fuel' as const }, weight: Q.rat(1, 8) }, { outcome: ok(1), weight: Q.rat(1, 8) }, { outcome: stuck, weight: Q.rat(1, 16) },
+      { outcome: { kind: 'fuel' as const }, weight: Q.rat(1, 4) }, { outcome: ok(1), weight: Q.rat(1, 4) }, { outcome: { ...stuck }, weight: Q.rat(3, 16) },
+    ], (c) => c, (x) => x);
+    expect(entries(a.finals).map(([f, w]) => `${render(lat, f.value)} ↦ ${Q.show(w)}`)).toEqual(['[]:1 ↦ 3/8']);
+    expect(a.missing.map((m) => `${failureKey(m.failure)} ↦ ${Q.show(m.weight)}`)).toEqual(['fuel ↦ 3/8', 'stuck Prim: binop_+ on a record ↦ 1/4']);
+    expect(Q.show(a.mass)).toBe('3/8');
+    expect(Q.show(a.modelDeficit)).toBe('0');
   });
 });

@@ -7,7 +7,7 @@ import { fromEntries, type SubDist } from '../distributions/subdist.ts';
 import type { Expr } from '../syntax/ast.ts';
 import type { Lattice } from '../lattice/lattice.ts';
 import { print } from '../syntax/printer.ts';
-import { conversationKey, type Conversation, type Failure, type Final } from './config.ts';
+import { conversationKey, failureKey, type Conversation, type Failure, type Final } from './config.ts';
 import { Ev, StackLimitError } from './ev.ts';
 import type { PModel } from './model.ts';
 import { loadPrelude, type Prelude } from './prelude.ts';
@@ -140,7 +140,9 @@ export function assembleEvaluation<L, C, V>(
   value: (v: V) => Final<L>['value'],
 ): Pick<Evaluation<L>, 'finals' | 'missing' | 'mass' | 'modelDeficit'> {
   const finals: [Final<L>, Q.Rational][] = [];
-  const missing: MissingMass[] = [];
+  // Outcomes may repeat (evaluator v2 keeps a root that never merged as a list): failures are merged here by
+  // their key, in order of first appearance, as final configurations are by `fromEntries`.
+  const missing = new Map<string, { failure: Failure; weight: Q.Rational }>();
   let mass = Q.ZERO;
   let lost = Q.ZERO;
   for (const { outcome, weight } of outcomes) {
@@ -148,10 +150,11 @@ export function assembleEvaluation<L, C, V>(
       finals.push([{ conv: conv(outcome.conv), value: value(outcome.value) }, weight]);
       mass = Q.add(mass, weight);
     } else {
-      missing.push({ failure: outcome, weight });
+      const k = failureKey(outcome), prev = missing.get(k);
+      if (prev === undefined) missing.set(k, { failure: outcome, weight }); else prev.weight = Q.add(prev.weight, weight);
       lost = Q.add(lost, weight);
     }
   }
-  missing.sort((a, b) => Q.cmp(b.weight, a.weight));
-  return { finals: fromEntries(finals, finalKey(lattice)), missing, mass, modelDeficit: Q.sub(Q.ONE, Q.add(mass, lost)) };
+  const missingList: MissingMass[] = [...missing.values()].sort((a, b) => Q.cmp(b.weight, a.weight));
+  return { finals: fromEntries(finals, finalKey(lattice)), missing: missingList, mass, modelDeficit: Q.sub(Q.ONE, Q.add(mass, lost)) };
 }

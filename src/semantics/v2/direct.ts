@@ -37,9 +37,9 @@ const NO_ENV: readonly V2<never>[] = [];
 
 /**
  * Frame kinds: a rule's generator, App waiting for its function / its argument, Prim, RecordCons/ArrayCons,
- * Prim over a literal pair, the fused fix's last premises, Fork (its conversation kept), FieldAccess, ArrayIndex.
+ * Prim over a literal pair, the fused fix's last premises, Fork (its conversation kept), FieldAccess, ArrayIndex, Send.
  */
-const GEN = 0, APP_FN = 1, APP_ARG = 2, PRIM = 3, CONS = 4, PRIM_PAIR = 5, FIX_ARG = 6, FORK = 7, FIELD = 8, INDEX = 9;
+const GEN = 0, APP_FN = 1, APP_ARG = 2, PRIM = 3, CONS = 4, PRIM_PAIR = 5, FIX_ARG = 6, FORK = 7, FIELD = 8, INDEX = 9, SEND = 10;
 
 /**
  * A choice point of a depth-first run (`runDirect` with `branching`): the frames below a rule that made
@@ -469,6 +469,32 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number): r
         code = code.body; fuel--; cw = Q.ONE;
         continue;
       }
+      if (k === 'recv') {
+        // Recv: pc ⊑ lc, then each response r with p > 0: parse(r) at pc = lc, r appended, fuel − 1 (tail,
+        // weight p). Several responses branch: a depth-first run takes the first now and keeps the others as a
+        // choice point (as a generator's further requests below); any other run gives up.
+        if (!lat.leq(pc, conv.label)) { has = true; val = m.recvStuck(pc, conv); w = cw; break; }
+        const rs = m.ev.responses(conv);
+        if (rs.length === 0) { has = true; val = undefined; w = cw; break; }
+        if (rs.length > 1) {
+          if (!depthFirst || m.steps > stepLimit) return undefined;
+          for (let i = 0; i < sp; i++) if (fk[i] === GEN) return undefined;
+          const alts: (Req<L> & { t: 'tail' })[] = [];
+          for (let i = 1; i < rs.length; i++) alts.push(m.recvTail(fuel - 1, conv, rs[i]![0], rs[i]![1]));
+          choices.push({ sp, fk: fk.slice(0, sp), fpc: fpc.slice(0, sp), fcode: fcode.slice(0, sp), fenv: fenv.slice(0, sp), ffuel: ffuel.slice(0, sp), fw: fw.slice(0, sp), fi: fi.slice(0, sp), fx: fx.slice(0, sp), alts, at: 0, base: cw });
+        }
+        ({ pc, conv, code, env, fuel } = m.recvTail(fuel - 1, conv, rs[0]![0], rs[0]![1]).cfg);
+        cw = mulW(cw, rs[0]![1]);
+        continue;
+      }
+      if (k === 'send') {
+        // Send: the message at fuel − 1; then `sendAfter` (pc ⊑ lc, serialise(v) appended at lc ⊔ n).
+        if (sp === fk.length) { fk.push(SEND); fpc.push(pc); fcode.push(code); fenv.push(NO_ENV); ffuel.push(fuel); fw.push(cw); fx.push(undefined); fi.push(0); }
+        else { fk[sp] = SEND; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = NO_ENV; ffuel[sp] = fuel; fw[sp] = cw; fx[sp] = undefined; fi[sp] = 0; }
+        sp++;
+        code = code.arg; fuel--; cw = Q.ONE;
+        continue;
+      }
       if (k === 'field' || k === 'index') {
         // FieldAccess / ArrayIndex: the target at fuel − 1 (then ArrayIndex's index, in the environment kept).
         const kind = k === 'field' ? FIELD : INDEX, e = k === 'field' ? NO_ENV : env;
@@ -515,27 +541,11 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number): r
         if (r.done) { sp--; fx[top] = undefined; has = true; val = undefined; continue; }
         const q = r.value;
         if (q.t === 'sub') { ({ pc, conv, code, env, fuel } = q.cfg); cw = Q.ONE; break; }
-        // A second terminal request: branching. Give up — unless this is a depth-first run, where the other
-        // requests become a choice point over the frames below (none of them a generator: those cannot be
-        // copied), taken when this path is done.
-        const r2 = gen.next(undefined);
+        // A second terminal request: branching (no rule run as a generator here branches on one-outcome
+        // premises: Recv, the only rule with a choice of its own, is done by hand above). Give up.
+        if (!gen.next(undefined).done) return undefined;
         sp--;
         fx[top] = undefined;
-        if (!r2.done) {
-          // (Only Recv branches here: premises have one outcome on this path, so only a rule's own choice — a
-          // model's several responses, each a tail premise — makes a second request.)
-          if (stepLimit === undefined || m.steps > stepLimit || q.t !== 'tail') return undefined;
-          const alts: (Req<L> & { t: 'tail' })[] = [];
-          for (let r3: IteratorResult<Req<L>, void> = r2; !r3.done; r3 = gen.next(undefined)) { const a = r3.value; if (a.t !== 'tail') return undefined; alts.push(a); }
-          for (let i = 0; i < sp; i++) if (fk[i] === GEN) return undefined;
-          choices.push({
-            sp, fk: fk.slice(0, sp), fpc: fpc.slice(0, sp), fcode: fcode.slice(0, sp), fenv: fenv.slice(0, sp), ffuel: ffuel.slice(0, sp),
-            // (A RecordCons/ArrayCons frame's values array is shared with the path that goes on now; each later
-            // path gets its own copy when restored, as an array value built from it keeps that very array.)
-            fw: fw.slice(0, sp), fi: fi.slice(0, sp), fx: fx.slice(0, sp),
-            alts, at: 0, base: fw[top]!,
-          });
-        }
         if (q.t === 'out') {
           has = true;
           w = mulW(fw[top]!, q.w);
@@ -597,6 +607,12 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number): r
         sp--;
         oc = fx[top] as Conv<L>;
         fx[top] = undefined;
+        continue;
+      }
+      if (k === SEND) {
+        sp--;
+        const o = m.sendAfter(fpc[top]!, oc, val);
+        if (o.kind === 'ok') { val = o.value; oc = o.conv; } else val = o;
         continue;
       }
       if (k === FIELD) {

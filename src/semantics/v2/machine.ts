@@ -78,7 +78,7 @@ interface Task<L> {
   resultOnly: WOut<L> | undefined;
   /** Outcomes kept unkeyed because this task's code node never merges outcomes (`NodeStat.merge` off). */
   resultList: WOut<L>[] | undefined;
-  /** The task's code node (undefined for the root, whose outcomes are always merged). */
+  /** The task's code node's record (the root: its own, or undefined under an outcome limit: always merged). */
   readonly stat: NodeStat | undefined;
   /** The code of the task's configuration (marked `merged` when two of its outcomes merge). */
   readonly code: Code<L>;
@@ -172,7 +172,10 @@ export class Machine<L> {
     const start: Cfg<L> = { pc, conv, code, env: [], fuel };
     const d = this.direct(start);
     if (d !== undefined) return d;
-    const root = this.newTask(start, undefined, undefined);
+    // The root's outcomes are merged by key too, until 64 (the probation) have merged none: then, without an
+    // outcome limit, they are kept as a list, and `assembleEvaluation` merges them once, by the printed final
+    // configuration it keys the distribution by anyway (2^N distinct strings: no second key per outcome).
+    const root = this.newTask(start, undefined, this.opts.maxOutcomes === Infinity ? freshStat() : undefined);
     const stack: Task<L>[] = [root];
     let finished: readonly WOut<L>[] = [];
     while (stack.length > 0) {
@@ -373,10 +376,7 @@ export class Machine<L> {
     const stats = (this.nodeStats ??= new Map());
     let st = stats.get(code.id);
     if (st === undefined) {
-      st = {
-        memo: true, lookups: 0, hits: 0, direct: true, tries: 0, runs: 0, merge: true, inserts: 0, merges: 0, outMerge: true, outInserts: 0, outMerges: 0,
-        dfsDirect: true, dfsTries: 0, dfsRuns: 0,
-      };
+      st = freshStat();
       stats.set(code.id, st);
     }
     return st;
@@ -756,8 +756,8 @@ export class Machine<L> {
     return tailReq(f, fn.label, c2, fn.body.code.body, bodyEnv(arg, fn.body.env), w);
   }
 
-  /** Send after its premise (rules.ts `sendAfter`). */
-  private sendAfter(pc: L, c1: Conv<L>, v: V2<L>): Out<L> {
+  /** Send after its premise (rules.ts `sendAfter`). @internal (direct.ts) */
+  sendAfter(pc: L, c1: Conv<L>, v: V2<L>): Out<L> {
     if (!this.lat.leq(pc, c1.label)) return this.stuck('Send', `pc ${this.lat.show(pc)} does not flow to conversation label ${this.lat.show(c1.label)}`);
     const { label: n, plain } = this.flatten(v);
     return this.ok(this.ev.append(c1, this.ev.serialise(plain), this.lat.join(c1.label, n)), this.unit(pc));
@@ -830,13 +830,21 @@ export class Machine<L> {
   /** Recv:  pc ⊑ lc; each response r with p > 0; parse(r) at pc = lc (tail, weight p). */
   private *ruleRecv(pc: L, conv: Conv<L>, code: Code<L> & { k: 'recv' }, env: readonly V2<L>[], f: number): Rule<L> {
       if (!this.lat.leq(pc, conv.label)) {
-        yield outReq(this.stuck('Recv', `pc ${this.lat.show(pc)} does not flow to conversation label ${this.lat.show(conv.label)}`), Q.ONE);
+        yield outReq(this.recvStuck(pc, conv), Q.ONE);
         return;
       }
-      for (const [r, p] of this.ev.responses(conv)) {
-        yield tailReq(f, conv.label, this.ev.append(conv, r, conv.label), compileClosed(this.ev.parse(r)), [], p);
-      }
+      for (const [r, p] of this.ev.responses(conv)) yield this.recvTail(f, conv, r, p);
       return;
+  }
+
+  /** Recv's side condition pc ⊑ lc failed. @internal (direct.ts) */
+  recvStuck(pc: L, conv: Conv<L>): Failure {
+    return stuckF('Recv', `pc ${this.lat.show(pc)} does not flow to conversation label ${this.lat.show(conv.label)}`);
+  }
+
+  /** Recv's premise for response `r` (probability `p`): parse(r) at pc = lc, with `r` appended, fuel `f` (tail). @internal (direct.ts) */
+  recvTail(f: number, conv: Conv<L>, r: string, p: Q.Rational): Req<L> & { t: 'tail' } {
+    return tailReq(f, conv.label, this.ev.append(conv, r, conv.label), compileClosed(this.ev.parse(r)), [], p);
   }
 
   /** Fork:  e ⇓ C′, V  ⟹  C, V (conversation restored). */
@@ -1004,6 +1012,13 @@ interface NodeStat {
   outMerge: boolean; outInserts: number; outMerges: number;
   /** Depth-first entries of this code run by the fast path with branching: attempts, and how many finished. */
   dfsDirect: boolean; dfsTries: number; dfsRuns: number;
+}
+
+function freshStat(): NodeStat {
+  return {
+    memo: true, lookups: 0, hits: 0, direct: true, tries: 0, runs: 0, merge: true, inserts: 0, merges: 0, outMerge: true, outInserts: 0, outMerges: 0,
+    dfsDirect: true, dfsTries: 0, dfsRuns: 0,
+  };
 }
 
 /** Lookups, and direct attempts, a node gets before a record without a single success turns it off. */
