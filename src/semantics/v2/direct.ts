@@ -3,14 +3,16 @@
  * configuration as ONE run — an ordinary interpreter loop over an explicit stack of frames — for as long
  * as every premise has at most one outcome.
  *
- * App, Prim and RecordCons/ArrayCons are done by hand (their premises in the order of their generators
- * in machine.ts, App's side condition shared through `appNonFunction`); every other rule runs as its own
- * generator. A tail premise (App's body) replaces its rule's frame, so a tail loop does not grow the
- * stack. Each rule then makes at most one terminal request (an outcome or a tail premise); at the first
- * rule that makes a second one (a `recv` with several responses, or a rule over a branching premise) the
- * run gives up (`undefined`) and the general machine does the derivation. Otherwise the result is exactly
- * the general machine's: one outcome with its weight (a lone response of a sub-distribution model may
- * weigh less than 1), or none.
+ * App, Prim, RecordCons/ArrayCons, Fork, Send, Recv, FieldAccess and ArrayIndex are done by hand (their
+ * premises in the order of their generators in machine.ts, side conditions shared through Machine's
+ * helpers); every other rule runs as its own generator. A tail premise (App's body, Recv's response)
+ * replaces its rule's frame, so a tail loop does not grow the stack. Each rule then makes at most one
+ * terminal request (an outcome or a tail premise), except Recv with several responses: there the run gives
+ * up (`undefined`) and the general machine does the derivation — unless it is a *depth-first* run
+ * (`stepLimit` given, for entries of nodes that never merge): then the other responses become a choice
+ * point (the frames below copied), taken when the current path ends, and the result is the list of every
+ * path's outcome. Otherwise the result is exactly the general machine's: one outcome with its weight (a lone
+ * response of a sub-distribution model may weigh less than 1), or none.
  *
  * Why it is fast: the loop keeps the current configuration and the result in local variables (no closure,
  * no object per premise), the frames are parallel arrays indexed by depth (no object per frame; a deep
@@ -254,7 +256,10 @@ function churchSide<L>(v: V2<L>): number {
 
 /**
  * The fast path's run of `root` on machine `m` (rule applications counted in `m.steps`): the result (empty
- * or one weighted outcome), or undefined when a rule made a second terminal request (the caller gives up).
+ * or one weighted outcome), or undefined when it branched (the caller gives up). With `stepLimit`, a
+ * depth-first run: branches are taken one after another and the result lists every path's outcome
+ * (unmerged); it gives up when a rule generator is below a branch, when it enters a node that merged in this
+ * machine after branching, or at a branch past `stepLimit` rule applications.
  */
 export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number): readonly WOut<L>[] | undefined {
   // The frames, as parallel arrays; frame i is in use while i < sp. `fx` holds the generator (GEN), App's

@@ -262,7 +262,8 @@ export class Machine<L> {
 
   /**
    * The deterministic fast path (direct.ts): `root` as ONE run, exact as long as every premise has at most
-   * one outcome; undefined when it gives up (a rule with a second terminal request: branching).
+   * one outcome; undefined when it gives up (a branch). `depthFirst`: an entry of a node that never merges, run
+   * with its branches one after another (direct.ts), its outcomes listed unmerged.
    *
    * A give-up wastes the attempt's rule applications (they are not counted in `steps`); attempts pause
    * until the general machine has done as many, so the waste is at most the real work.
@@ -354,7 +355,7 @@ export class Machine<L> {
   /**
    * Add weight `w` to outcome `o` of the task's result (keys computed only once there are two outcomes).
    * A sub-task whose code node has never merged two outcomes keeps them unkeyed (as `addNext`; the parent
-   * rule runs on each, the root's result is always merged). Only without a `maxOutcomes` limit: the parent's
+   * rule runs on each; the root, after its own probation, keeps a list merged by `assembleEvaluation`). Only without a `maxOutcomes` limit: the parent's
    * frontier of partial runs (RecordCons/ArrayCons) is limited by count, so it needs merged premise results.
    */
   private addOut(t: Task<L>, o: Out<L>, w: Q.Rational): void {
