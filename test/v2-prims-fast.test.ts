@@ -69,6 +69,8 @@ describe('v2 primitives on values = the substitution semantics', () => {
     // out of fuel at each premise, a branching element (the fast path gives up)
     '(\\x. x) 1 + 2', '1 + (\\x. ["S"]:x) 2', '(1 2) + 3', '1 + (2 3)', '(\\x. x) "a" == (\\x. x) 1',
     '(fork @"q").[1] + ["S"]:1', '["U"]:((fork @"q").[1] < (\\x. x) 1)',
+    // str (prim toStr) of every scalar kind, labelled, and of non-scalars (the generic path)
+    'str(1/3)', 'str(-2)', 'str(["S"]:"a\\"b")', 'str(true)', 'str(null)', '["U"]:str(["S"]:7)', 'str([1, 2])', 'str({a: ["S"]:1})', 'str(\\x. x)',
     // a variable holding a record read at a non-⊥ pc raises the nested labels (not the pc-⊥ shortcut)
     'let r = {a: ["S"]:1} in ["U"]:(r.a + 1)',
   ])('%s', (src) => {
@@ -91,5 +93,7 @@ describe('v2 primitives on values = the substitution semantics', () => {
     sameAsSpec(own, 'let x = ["S"]:1 in x + 2', 10);
     const notFalse = standardModel('own-if', () => [['0', Q.ONE]], { prims: { ...STANDARD_PRIMS, fromBool: STANDARD_PRIMS.fromBool!, 'binop_==': () => ({ ok: true as const, value: { kind: 'bool' as const, value: false } }) } });
     expect(table(notFalse, 'if 1 == 1 then "yes" else "no"', US.bottom, 40, 'v2')).toEqual(['[]:"no" @ []:[] ↦ 1']);
+    const ownStr = standardModel('own-str', () => [['0', Q.ONE]], { prims: { ...STANDARD_PRIMS, toStr: () => ({ ok: true as const, value: { kind: 'str' as const, value: 'mine' } }) } });
+    expect(table(ownStr, 'str(1)', US.bottom, 20, 'v2')).toEqual(['[]:"mine" @ []:[] ↦ 1']);
   });
 });

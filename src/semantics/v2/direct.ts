@@ -50,8 +50,8 @@ const GEN = 0, APP_FN = 1, APP_ARG = 2, PRIM = 3, CONS = 4, PRIM_PAIR = 5, FIX_A
  */
 interface Choice<L> {
   readonly sp: number;
-  readonly fk: number[]; readonly fpc: L[]; readonly fcode: Code<L>[]; readonly fenv: (readonly V2<L>[])[];
-  readonly ffuel: number[]; readonly fw: Q.Rational[]; readonly fx: unknown[]; readonly fi: number[];
+  /** Frames 0 … sp − 1, eight slots each in the order of the frame arrays (fk, fpc, fcode, fenv, ffuel, fw, fx, fi). */
+  readonly frames: unknown[];
   readonly alts: readonly (Req<L> & { t: 'tail' })[];
   at: number;
   readonly base: Q.Rational;
@@ -466,12 +466,16 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number): r
         code = k === 'prim' ? code.arg : code.elems[0]!; fuel--; cw = Q.ONE;
         continue;
       }
-      if (k === 'fork') {
-        // Fork: the body at fuel − 1; the frame keeps the conversation, restored on the body's value.
-        if (sp === fk.length) { fk.push(FORK); fpc.push(pc); fcode.push(code); fenv.push(NO_ENV); ffuel.push(fuel); fw.push(cw); fx.push(conv); fi.push(0); }
-        else { fk[sp] = FORK; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = NO_ENV; ffuel[sp] = fuel; fw[sp] = cw; fx[sp] = conv; fi[sp] = 0; }
+      if (k === 'fork' || k === 'send' || k === 'field' || k === 'index') {
+        // Fork: the body at fuel − 1, the frame keeping the conversation (restored on the body's value). Send:
+        // the message at fuel − 1, then `sendAfter` (pc ⊑ lc, serialise(v) appended at lc ⊔ n). FieldAccess /
+        // ArrayIndex: the target at fuel − 1 (then ArrayIndex's index, in the environment kept).
+        const kind = k === 'fork' ? FORK : k === 'send' ? SEND : k === 'field' ? FIELD : INDEX;
+        const e = k === 'index' ? env : NO_ENV, c = k === 'fork' ? conv : undefined;
+        if (sp === fk.length) { fk.push(kind); fpc.push(pc); fcode.push(code); fenv.push(e); ffuel.push(fuel); fw.push(cw); fx.push(c); fi.push(0); }
+        else { fk[sp] = kind; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = e; ffuel[sp] = fuel; fw[sp] = cw; fx[sp] = c; fi[sp] = 0; }
         sp++;
-        code = code.body; fuel--; cw = Q.ONE;
+        code = k === 'fork' ? code.body : k === 'send' ? code.arg : code.target; fuel--; cw = Q.ONE;
         continue;
       }
       if (k === 'recv') {
@@ -486,27 +490,17 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number): r
           for (let i = 0; i < sp; i++) if (fk[i] === GEN) return undefined;
           const alts: (Req<L> & { t: 'tail' })[] = [];
           for (let i = 1; i < rs.length; i++) alts.push(m.recvTail(fuel - 1, conv, rs[i]![0], rs[i]![1]));
-          choices.push({ sp, fk: fk.slice(0, sp), fpc: fpc.slice(0, sp), fcode: fcode.slice(0, sp), fenv: fenv.slice(0, sp), ffuel: ffuel.slice(0, sp), fw: fw.slice(0, sp), fi: fi.slice(0, sp), fx: fx.slice(0, sp), alts, at: 0, base: cw });
+          // (A RecordCons/ArrayCons frame's values array is shared with the path that goes on now; each later path
+          // gets its own copy when restored, as an array value built from it keeps that very array.)
+          const frames = new Array<unknown>(8 * sp);
+          for (let i = 0, j = 0; i < sp; i++, j += 8) {
+            frames[j] = fk[i]; frames[j + 1] = fpc[i]; frames[j + 2] = fcode[i]; frames[j + 3] = fenv[i];
+            frames[j + 4] = ffuel[i]; frames[j + 5] = fw[i]; frames[j + 6] = fx[i]; frames[j + 7] = fi[i];
+          }
+          choices.push({ sp, frames, alts, at: 0, base: cw });
         }
         ({ pc, conv, code, env, fuel } = m.recvTail(fuel - 1, conv, rs[0]![0], rs[0]![1]).cfg);
         cw = mulW(cw, rs[0]![1]);
-        continue;
-      }
-      if (k === 'send') {
-        // Send: the message at fuel − 1; then `sendAfter` (pc ⊑ lc, serialise(v) appended at lc ⊔ n).
-        if (sp === fk.length) { fk.push(SEND); fpc.push(pc); fcode.push(code); fenv.push(NO_ENV); ffuel.push(fuel); fw.push(cw); fx.push(undefined); fi.push(0); }
-        else { fk[sp] = SEND; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = NO_ENV; ffuel[sp] = fuel; fw[sp] = cw; fx[sp] = undefined; fi[sp] = 0; }
-        sp++;
-        code = code.arg; fuel--; cw = Q.ONE;
-        continue;
-      }
-      if (k === 'field' || k === 'index') {
-        // FieldAccess / ArrayIndex: the target at fuel − 1 (then ArrayIndex's index, in the environment kept).
-        const kind = k === 'field' ? FIELD : INDEX, e = k === 'field' ? NO_ENV : env;
-        if (sp === fk.length) { fk.push(kind); fpc.push(pc); fcode.push(code); fenv.push(e); ffuel.push(fuel); fw.push(cw); fx.push(undefined); fi.push(0); }
-        else { fk[sp] = kind; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = e; ffuel[sp] = fuel; fw[sp] = cw; fx[sp] = undefined; fi[sp] = 0; }
-        sp++;
-        code = code.target; fuel--; cw = Q.ONE;
         continue;
       }
       // Any other rule: its generator, started below.
@@ -529,10 +523,12 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number): r
         const alt = ch.alts[ch.at++]!;
         if (ch.at === ch.alts.length) choices.pop();
         sp = ch.sp;
-        for (let i = 0; i < sp; i++) {
-          const kind = ch.fk[i]!;
-          fk[i] = kind; fpc[i] = ch.fpc[i]!; fcode[i] = ch.fcode[i]!; fenv[i] = ch.fenv[i]!; ffuel[i] = ch.ffuel[i]!; fw[i] = ch.fw[i]!; fi[i] = ch.fi[i]!;
-          fx[i] = kind === CONS ? (ch.fx[i] as V2<L>[]).slice() : ch.fx[i];
+        const fs = ch.frames;
+        for (let i = 0, j = 0; i < sp; i++, j += 8) {
+          const kind = fs[j] as number;
+          fk[i] = kind; fpc[i] = fs[j + 1] as L; fcode[i] = fs[j + 2] as Code<L>; fenv[i] = fs[j + 3] as readonly V2<L>[];
+          ffuel[i] = fs[j + 4] as number; fw[i] = fs[j + 5] as Q.Rational; fi[i] = fs[j + 7] as number;
+          fx[i] = kind === CONS ? (fs[j + 6] as V2<L>[]).slice() : fs[j + 6];
         }
         ({ pc, conv, code, env, fuel } = alt.cfg);
         cw = mulW(ch.base, alt.w);

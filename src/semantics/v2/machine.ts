@@ -30,6 +30,8 @@ import { depthOf, fromBare, mkValue, readback, type Body2, type V2 } from './val
 import type { BareValue, PlainValue } from '../../syntax/ast.ts';
 import { runDirect } from './direct.ts';
 import { fastBinops, standardFromBool, type FastBinop } from './prims-fast.ts';
+import { STANDARD_PRIMS } from '../prims.ts';
+import { serialise } from '../serialise.ts';
 
 /** Outcome of a derivation attempt: a final configuration or a failure. */
 export type Out<L> = { readonly kind: 'ok'; readonly conv: Conv<L>; readonly value: V2<L> } | Failure;
@@ -152,6 +154,8 @@ export class Machine<L> {
   /** The standard binops of the model's table, computed on values (prims-fast.ts), and whether its fromBool is standard. */
   private readonly binops: ReadonlyMap<string, FastBinop>;
   private readonly fromBoolStandard: boolean;
+  /** Whether the model's `toStr` (the `str` of the surface syntax) is the standard one. */
+  private readonly toStrStandard: boolean;
   /** The lattice's ⊥, and the shared ⊥ unit `{}`. */
   private readonly bottom: L;
   private unitBottom: V2<L> | undefined;
@@ -162,6 +166,7 @@ export class Machine<L> {
     this.bottom = ev.lat.bottom;
     this.binops = fastBinops(ev.model.prims);
     this.fromBoolStandard = standardFromBool(ev.model.prims);
+    this.toStrStandard = ev.model.prims.toStr === STANDARD_PRIMS.toStr;
   }
 
   // ------------------------------------------------------------------------------------------
@@ -691,6 +696,9 @@ export class Machine<L> {
       if (r !== undefined) return this.val(this.lat.join(pc, this.lat.join(v.label, this.lat.join(x.label, y.label))), r);
     } else if (name === 'fromBool' && this.fromBoolStandard) {
       return this.val(this.lat.join(pc, this.deepLabel(v)), this.church(b.kind !== 'bool' || b.value));
+    } else if (name === 'toStr' && this.toStrStandard && (b.kind === 'num' || b.kind === 'str' || b.kind === 'bool' || b.kind === 'null')) {
+      // `str` of a scalar: serialise(v) (a scalar body is its own label-free value), label pc ⊔ ℓ(V).
+      return this.val(this.lat.join(pc, v.label), { kind: 'str', value: serialise(b) });
     }
     return this.primGeneric(pc, v, name);
   }
