@@ -276,10 +276,11 @@ export class Machine<L> {
   private direct(root: Cfg<L>, depthFirst = false): readonly WOut<L>[] | undefined {
     if (this.opts.direct === false || this.steps < this.directResume) return undefined;
     const steps0 = this.steps;
-    // A depth-first run may branch (direct.ts, choice points): it gives up past as many rule applications as
-    // were done before it (at least DFS_STEPS), so a run whose paths would have merged elsewhere (a merging
-    // loop inside) wastes at most about the work so far, and never runs into the step budget itself.
-    const r = runDirect(this, root, depthFirst ? Math.min(this.opts.maxSteps, steps0 + Math.max(steps0, DFS_STEPS)) : undefined);
+    // A depth-first run may branch (direct.ts, choice points): it gives up at a branch past as many rule
+    // applications as were done before it (at least DFS_STEPS), so a run whose paths would have merged elsewhere
+    // (a merging loop inside) wastes at most about the work so far; and past half the step budget, so that it
+    // rarely meets the budget itself where the general machine, merging and memoising, would not.
+    const r = runDirect(this, root, depthFirst ? Math.min(this.opts.maxSteps / 2, steps0 + Math.max(steps0, DFS_STEPS)) : undefined);
     if (r === undefined) {
       // A second outcome: branching. Give up; pause attempts for as many steps as were wasted.
       this.directBails++;
