@@ -44,9 +44,9 @@ const NO_ENV: readonly V2<never>[] = [];
 const GEN = 0, APP_FN = 1, APP_ARG = 2, PRIM = 3, CONS = 4, PRIM_PAIR = 5, FIX_ARG = 6, FORK = 7, FIELD = 8, INDEX = 9, SEND = 10;
 
 /**
- * A choice point of a depth-first run (`runDirect` with `branching`): the frames below a rule that made
- * several terminal requests (copied: frames are updated in place), the requests not yet taken, and the
- * weight the rule's frame carried.
+ * A choice point of a depth-first run (`runDirect` with a `stepLimit`): the frames below a `recv` with several
+ * responses (copied: frames are updated in place), the responses not yet taken (as tail premises), and the
+ * weight the configuration carried.
  */
 interface Choice<L> {
   readonly sp: number;

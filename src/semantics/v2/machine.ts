@@ -262,6 +262,12 @@ export class Machine<L> {
       }
       if (!pushed) t.gen = undefined;
     }
+    // Code nodes may keep a reference to this machine (`Code.merged`, the fast path's caches) until another
+    // evaluation replaces it: its tables are dropped now so that such a reference holds no memory.
+    this.memo = undefined;
+    this.memoOld = undefined;
+    this.idOfKey = undefined;
+    this.nodeStats = undefined;
     return finished;
   }
 
