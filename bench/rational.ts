@@ -1,7 +1,7 @@
 /**
  * `npm run bench:rational` (issue 12, part 4): the exact-rational backend (`src/distributions/rational.ts`)
  * against the Henrici form it had before its fast paths (a verbatim copy below: `Before`) and the eager
- * form with fast paths of the previous round (`Eager`, verbatim), side by side in one process, on the weight arithmetic the evaluator does: forward marginalisation of (a) N fair flips and
+ * form with fast paths of the previous round (`Eager`, verbatim but for the shared `Q.gcd`), side by side in one process, on the weight arithmetic the evaluator does: forward marginalisation of (a) N fair flips and
  * (b) the 3-way chain mod 5 (denominators 2^k and 2^a·3^b), path weights (products of 1/2) and small
  * integers (a counter). Each workload is run by both backends in alternation, `--repeats` times; the cell is
  * the median CPU time of this process. Both answers are compared exactly (`p/q` text), and with an
@@ -62,24 +62,11 @@ namespace Before {
   export const show = (a: R): string => (a.den === 1n ? a.num.toString() : `${a.num}/${a.den}`);
 }
 
-/** The backend of the previous round, copied verbatim: Henrici with exact gcd fast paths, every result reduced at once. */
+/** The backend of the previous round (verbatim but for its gcd, today's `Q.gcd`): Henrici with exact gcd fast paths, every result reduced at once. */
 namespace Eager {
   export interface R { readonly num: bigint; readonly den: bigint }
-  const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
-  function gcdSmall(a: number, b: number): number {
-    while (b !== 0) { const t = a % b; a = b; b = t; }
-    return a;
-  }
-  function gcd(a: bigint, b: bigint): bigint {
-    if (a === 1n || b === 1n) return 1n;
-    if (a === 0n) return b === 0n ? 1n : b;
-    if (b === 0n) return a;
-    if (a <= SAFE && b <= SAFE) return BigInt(gcdSmall(Number(a), Number(b)));
-    if ((b & (b - 1n)) === 0n) { const low = a & -a; return low < b ? low : b; }
-    if ((a & (a - 1n)) === 0n) { const low = b & -b; return low < a ? low : a; }
-    while (b !== 0n) [a, b] = [b, a % b];
-    return a;
-  }
+  // Its gcd (with the exact fast paths) is unchanged since and exported by the backend: shared, not copied.
+  const gcd = Q.gcd;
   export function of(num: bigint, den: bigint): R {
     if (den < 0n) { num = -num; den = -den; }
     const g = gcd(num < 0n ? -num : num, den);
