@@ -19,10 +19,11 @@
  * --suites tipni,… , --no-doc.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { measureSuite as measureSuiteIn, rate, worktree, type SeedRun } from './lib/checkouts.ts';
 import { machineInfo, machineMarkdown, mdTable, ROOT, updateDoc } from './lib/doc.ts';
 import { median } from './lib/stats.ts';
 
@@ -54,30 +55,8 @@ if (![REPEATS, RUNS, CHECK_RUNS, CHECK_REPEATS, ...SEEDS].every((n) => Number.is
 }
 const log = (s: string): void => { process.stderr.write(`${s}\n`); };
 
-interface SeedRun { readonly seed: number; readonly cpuMs: number; readonly wallMs: number; readonly runs: number; readonly discarded: number; readonly status: string; readonly path?: string }
-
-/** One measuring process: `suite` on the lattice for every seed, twice, with the sources of the checkout at `root`. */
-function measureSuite(root: string, suite: string): { cold: SeedRun[]; warm: SeedRun[] } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/suites-run.ts'), root, suite, LATTICE, 'tuned', String(RUNS), ...SEEDS.map(String), ...SEEDS.map(String)], {
-    cwd: ROOT, encoding: 'utf8', env: { ...process.env, LLMBDA_SOURCE: '1' }, maxBuffer: 1 << 26,
-  });
-  if (r.status !== 0) throw new Error(`measuring ${suite} in ${root} failed (${r.status}): ${r.stderr}`);
-  const all = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as SeedRun[];
-  return { cold: all.slice(0, SEEDS.length), warm: all.slice(SEEDS.length) };
-}
-
-/** Cases per CPU second of one pass. */
-const rate = (rs: readonly SeedRun[]): number => (1000 * rs.reduce((a, r) => a + r.runs, 0)) / rs.reduce((a, r) => a + r.cpuMs, 0);
-
-/** A temporary worktree of `commit` sharing this checkout's node_modules; removed by `drop`. */
-function worktree(commit: string): { dir: string; rev: string; drop: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), 'llmbda-suites-'));
-  rmSync(dir, { recursive: true });
-  execFileSync('git', ['worktree', 'add', '--detach', dir, commit], { cwd: ROOT, stdio: 'ignore' });
-  symlinkSync(realpathSync(join(ROOT, 'node_modules')), join(dir, 'node_modules'));
-  const rev = execFileSync('git', ['rev-parse', '--short', commit], { cwd: ROOT, encoding: 'utf8' }).trim();
-  return { dir, rev, drop: () => execFileSync('git', ['worktree', 'remove', '--force', dir], { cwd: ROOT, stdio: 'ignore' }) };
-}
+/** One measuring process of `suite` on the lattice, with the sources of the checkout at `root`. */
+const measureSuite = (root: string, suite: string): { cold: SeedRun[]; warm: SeedRun[] } => measureSuiteIn(root, { suite, lattice: LATTICE, runs: RUNS, seeds: SEEDS });
 
 /** `llmbda check` through this checkout's bin (compiled dist/): wall seconds and CPU seconds of the whole process. */
 function measureCheck(workers: number): { wall: number; cpu: number; ok: boolean } {
