@@ -14,6 +14,17 @@ import base from './vitest.config.ts';
 
 const include = [
   'test/semantics-differential.test.ts',
+  // Evaluator v2 (src/semantics/v2, the default engine of the reference semantics): its equivalence with the
+  // substitution evaluator on generated programs first, then its own tests (fast path, depth first, limits).
+  'test/v2-equivalence.test.ts',
+  'test/v2-direct.test.ts',
+  'test/v2-depth-first.test.ts',
+  'test/v2-fast-loops.test.ts',
+  'test/v2-prims-fast.test.ts',
+  'test/v2-limits.test.ts',
+  'test/v2-adaptive.test.ts',
+  'test/v2-depth.test.ts',
+  'test/v2-reuse.test.ts',
   'test/semantics-examples.test.ts',
   'test/semantics-rules.test.ts',
   'test/decisions.test.ts',

@@ -134,3 +134,60 @@ describe('depth-first fast path: the same answers as the substitution evaluator'
     expect(Q.show(a.modelDeficit)).toBe('0');
   });
 });
+
+/**
+ * Found by mutation testing (docs/mutation.md, "Evaluator v2"): a restored choice point's frames must carry their
+ * own fuel (a wrong or missing fuel shows only where some premise below the branch runs out), a path that ends
+ * with no outcome (a model that answers nothing) adds nothing, and the step allowance of a depth-first run is
+ * what lets a tight step budget that the general machine fits in still be met.
+ */
+describe('depth-first fast path: fuel, empty paths and the step allowance', () => {
+  it('every fuel from 1 up: the same answers as the substitution evaluator, frames below the branch included', () => {
+    const programs = [
+      loop(3, `acc + str(${FLIP})`, '""'),
+      loop(3, `[acc, ${FLIP}, n]`, '0'),
+      loop(2, `acc + str({a: ${FLIP}, b: 2}.a) + str([${FLIP}, 5].[0])`, '""'),
+      `let x0 = ${FLIP} in let x1 = ${FLIP} in let x2 = ${FLIP} in x0 + x1 + x2`,
+      loop(3, `acc + str(${FLIP})`, '""', '@"flip"'),
+    ];
+    for (const src of programs) {
+      const e = program(src);
+      let depthFirst = 0;
+      let complete = false;
+      for (let fuel = 1; !complete; fuel++) {
+        const spec = evaluate(coin, lat, US.bottom, start, e, fuel, { engine: 'substitution' });
+        const p1 = evaluateV2(coin, lat, US.bottom, start, e, fuel, { probation: 1 });
+        expect(table(p1), `${src} at fuel ${fuel}`).toEqual(table(spec));
+        depthFirst += p1.directDepthFirst;
+        complete = spec.missing.length === 0;
+        expect(fuel, src).toBeLessThan(400);
+      }
+      expect(depthFirst, `${src}: entries run depth first`).toBeGreaterThan(0);
+    }
+  });
+
+  it('paths that end with no outcome (the model stops answering): missing mass, no outcome, as the substitution evaluator', () => {
+    // Answers "1" or "0" with 1/2 each until the conversation holds two "0" answers, then nothing.
+    const tired = standardModel('tired', (msgs) => (msgs.filter((x) => x === '0').length >= 2 ? [] : [['1', Q.rat(1, 2)], ['0', Q.rat(1, 2)]]));
+    const e = program(loop(5, 'acc + str(@"x")', '""'), tired);
+    const spec = evaluate(tired, lat, US.bottom, start, e, 4000, { engine: 'substitution' });
+    expect(Q.isZero(spec.modelDeficit)).toBe(false);
+    for (const probation of [undefined, 1]) {
+      const r = evaluateV2(tired, lat, US.bottom, start, e, 4000, probation === undefined ? {} : { probation });
+      expect(table(r), `probation ${probation}`).toEqual(table(spec));
+      expect(Q.show(r.modelDeficit)).toBe(Q.show(spec.modelDeficit));
+      if (probation === 1) expect(r.directDepthFirst).toBeGreaterThan(0);
+    }
+  });
+
+  it('a step budget 1.6× what the general machine needs is still met: depth-first runs give up past half of it', () => {
+    // Depth first this loop costs ≈ 1.8× the general machine's rule applications (no memo); without the step
+    // allowance the runs would exhaust this budget instead of handing over to the rounds.
+    const e = program(loop(10, `acc + str(${FLIP})`, '""'));
+    const general = evaluateV2(coin, lat, US.bottom, start, e, 100_000, { direct: false });
+    const r = evaluateV2(coin, lat, US.bottom, start, e, 100_000, { maxSteps: Math.round(1.6 * general.steps) });
+    expect(entries(r.finals)).toHaveLength(1024);
+    expect(entries(r.finals).every(([, w]) => Q.eq(w, Q.rat(1, 1024)))).toBe(true);
+    expect(r.directDepthFirst).toBeGreaterThan(0);
+  });
+});

@@ -58,6 +58,27 @@ describe('v2 deterministic fast path', () => {
     expect(table(none, '(\\x. x) (@"q")', 50)).toEqual(['deficit 1']);
   });
 
+  // Found by mutation testing (docs/mutation.md, "Evaluator v2"): a premise with no response under a rule run as a
+  // generator frame (Endorse here) must hand that generator an empty result, not start it again.
+  it('a premise with no response under a generator frame (Endorse, the label test, Assert): an empty distribution, as the substitution evaluator', () => {
+    const none = standardModel('none', () => []);
+    for (const src of ['endorse [] (@"q")', '[] ? (@"q")', 'assert [] (@"q")', '[1, endorse [] (@"q")]']) {
+      const want = substitution(none, src, 50);
+      expect(want, src).toEqual(['deficit 1']);
+      expect(table(none, src, 50), src).toEqual(want);
+    }
+  });
+
+  it('a recv with a single response does not make the fast path give up (only several responses branch)', () => {
+    const one = standardModel('one', () => [['7', Q.ONE]]);
+    const src = 'let f = fix (\\f. \\n. \\acc. if n == 0 then acc else f (n - 1) (acc + (fork @"q").[1])) in f 20 0';
+    const e = closeProgram(parse(src, lat), loadPrelude(lat, one.preludeSource));
+    const r = evaluateV2(one, lat, US.bottom, start, e, 10_000);
+    expect(entries(r.finals).map(([f, w]) => `${render(lat, f.value)} ↦ ${Q.show(w)}`)).toEqual(['[]:140 ↦ 1']);
+    expect(r.directBails).toBe(0);
+    expect(r.directRuns).toBeGreaterThan(0);
+  });
+
   it('out of fuel and stuck inside a deterministic run are the outcome of the whole run', () => {
     expect(table(coin, 'let f = fix (\\f. \\n. f (n + 1)) in f 0', 300)).toEqual(['fuel ↦ 1', 'deficit 0']);
     expect(table(coin, 'let x = 3 in x 4', 50)).toEqual(['stuck App: applying a non-function []:3 ↦ 1', 'deficit 0']);
