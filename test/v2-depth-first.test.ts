@@ -49,8 +49,9 @@ describe('depth-first fast path: the same answers as the substitution evaluator'
     // Endorse around the branch: a rule generator below the choice, which cannot be copied (sharing it would
     // lose every path after the first: 4 outcomes of 1/16 here instead of 64 of 1/64).
     ['endorse around the flip (a generator frame below the branch)', loop(6, `acc + str(endorse [] ${FLIP})`, '""'), [4000], false],
-    // The last flip in tail position: the choice's alternatives carry the whole path's weight.
-    ['a branch in tail position (the path weight carried into it)', loop(6, `acc + str(${FLIP})`, '""', '@"flip"'), [4000], true],
+    // The last flip in tail position: the choice's alternatives carry the whole path's weight. (It sends the path's
+    // own string: the same tail configuration on every path would merge, and the run would give up there.)
+    ['a branch in tail position (the path weight carried into it)', loop(6, `acc + str(${FLIP})`, '""', '@acc'), [4000], true],
     // The same failure on every path past n = 3 (one stuck reason): outcomes kept as a list at the root are merged
     // once, by `assembleEvaluation`.
     ['the same failure on many paths', loop(7, `if n == 3 then acc + str(1 + {}) else acc + str(${FLIP})`, '""'), [4000], true],
@@ -111,6 +112,29 @@ describe('depth-first fast path: the same answers as the substitution evaluator'
     expect(r.steps).toBeLessThan(4 * spec.steps);
   });
 
+  // Found while measuring the probation (docs/evaluator-v2.md, "Sampled re-checks"): a loop whose first iterations
+  // never merge (a string of flips: 2^8 distinct states, past the probation of 64) and whose later ones do (the
+  // string dropped for a sum of flips) was classified "never merges" for good, and its later iterations were
+  // enumerated path by path — by the rounds (unkeyed entries) and by depth-first runs alike: more than 30 million
+  // rule applications at P = 12 where merging needs about 30,000.
+  it('a loop that merges only in its later iterations is merged there (a sampled re-check), in the rounds and depth first', () => {
+    const late = (p1: number, p2: number) => `let go = fix (\\loop. \\n. \\acc. if n == 0 then acc else loop (n - 1) (if n > ${p2} then acc + str(${FLIP}) else if n == ${p2} then ${FLIP} else acc + ${FLIP})) in go ${p1 + p2} ""`;
+    for (const [p1, p2] of [[7, 8], [8, 12]] as const) {
+      const e = program(late(p1, p2));
+      // The sum of p2 fair flips (the string is dropped at n = p2): binomial weights C(p2, k) / 2^p2.
+      const want = Array.from({ length: p2 + 1 }, (_, k) => {
+        let c = 1n;
+        for (let i = 0; i < k; i++) c = (c * BigInt(p2 - i)) / BigInt(i + 1);
+        return `[]:${k} ↦ ${Q.show(Q.div(Q.rat(c, 1n), Q.rat(2n ** BigInt(p2), 1n)))}`;
+      }).sort();
+      for (const direct of [true, false]) {
+        const r = evaluateV2(coin, lat, US.bottom, start, e, 100_000, { direct, maxSteps: 1_000_000 });
+        expect(table(r), `P = ${p1} + ${p2}, direct ${direct}`).toEqual(want);
+        expect(r.steps, `P = ${p1} + ${p2}, direct ${direct}`).toBeLessThan(200 * 2 ** p1);
+      }
+    }
+  });
+
   it('a merging loop is still evaluated by rounds: rule applications grow as N², not as 2^N', () => {
     // (a) of the benchmark: the sum of N flips. Depth first it would be 2^40 paths.
     const n = 40;
@@ -148,7 +172,7 @@ describe('depth-first fast path: fuel, empty paths and the step allowance', () =
       loop(3, `[acc, ${FLIP}, n]`, '0'),
       loop(2, `acc + str({a: ${FLIP}, b: 2}.a) + str([${FLIP}, 5].[0])`, '""'),
       `let x0 = ${FLIP} in let x1 = ${FLIP} in let x2 = ${FLIP} in x0 + x1 + x2`,
-      loop(3, `acc + str(${FLIP})`, '""', '@"flip"'),
+      loop(3, `acc + str(${FLIP})`, '""', '@acc'),
     ];
     for (const src of programs) {
       const e = program(src);

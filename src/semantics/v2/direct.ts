@@ -186,6 +186,21 @@ function binopPair<L>(m: Machine<L>, pc: L, p: Code<L> & { k: 'prim' }, a: Code<
   return m.primPair(pc, a, x, y, p.name);
 }
 
+/**
+ * A depth-first run, after branching, entering a configuration with no frame below (a tail: the run's whole
+ * continuation is the same for every path): on a sample of such entries (`Machine.sampled`), whether this
+ * configuration was entered before in the run. If so, its paths would merge in the general machine's rounds (a
+ * loop whose later iterations merge, after earlier ones that never did), and enumerating them one by one would
+ * cost exponentially more: the node is marked merged, so that this run and later ones give up on entering it, and
+ * the rounds take over. (Repeats under frames are not looked for: a frame holds its path's values, so the same
+ * configuration there need not have the same future.)
+ */
+function repeats<L>(m: Machine<L>, seen: Set<string>, pc: L, conv: Conv<L>, code: Code<L>, env: readonly V2<L>[], fuel: number): boolean {
+  if (!m.sampled() || !m.recurs(seen, m.cfgKey({ pc, conv, code, env, fuel }))) return false;
+  code.merged = m;
+  return true;
+}
+
 /** `n` rule applications at once (`Machine.tick` n times: the same count, the same budget error). */
 function ticks<L>(m: Machine<L>, n: number): void {
   if (m.steps + n <= m.opts.maxSteps) m.steps += n;
@@ -281,6 +296,8 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number): r
   const outs: WOut<L>[] = [];
   const choices: Choice<L>[] = [];
   const depthFirst = stepLimit !== undefined;
+  /** Keys of a sample of the tail entries after branching (`repeats`). */
+  let seen: Set<string> | undefined;
 
   // The configuration to enter (pc, conv, code, env, fuel) and the weight `cw` its result carries.
   let pc = root.pc, conv = root.conv, code = root.code, env = root.env, fuel = root.fuel;
@@ -299,7 +316,10 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number): r
       if (fuel <= 0) { has = true; val = FUEL; w = cw; break; }
       // Depth first, once this run has branched: a node whose entries merged in this machine's rounds would
       // merge these paths too (a merging loop inside), so enumerating them could cost exponentially more.
-      if (depthFirst && code.merged === m && choices.length !== 0) return undefined;
+      if (depthFirst && choices.length !== 0) {
+        if (code.merged === m) return undefined;
+        if (sp === 0 && repeats(m, (seen ??= new Set()), pc, conv, code, env, fuel)) return undefined;
+      }
       if (code.quick) { has = true; val = quickIn(m, pc, code, env, fuel); oc = conv; w = cw; break; }
       if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
       const k = code.k;

@@ -80,6 +80,11 @@ interface Task<L> {
   resultOnly: WOut<L> | undefined;
   /** Outcomes kept unkeyed because this task's code node never merges outcomes (`NodeStat.merge` off). */
   resultList: WOut<L>[] | undefined;
+  /**
+   * Keys of a sample of this task's unkeyed next-round entries (`sampled`, `recurs`): a repeat shows that a node
+   * classified as never merging does merge after all.
+   */
+  seenNext: Set<string> | undefined;
   /** The task's code node's record (the root: its own, or undefined under an outcome limit: always merged). */
   readonly stat: NodeStat | undefined;
   /** The code of the task's configuration (marked `merged` when two of its outcomes merge). */
@@ -150,6 +155,8 @@ export class Machine<L> {
   directBails = 0;
   /** Of `directRuns`, the depth-first runs of never-merging entries (branches included). */
   directDepthFirst = 0;
+  /** The xorshift state of `sampled` (fixed seed: evaluations are reproducible, cost included). */
+  private sampleState = 0x9e3779b9;
 
   /** The standard binops of the model's table, computed on values (prims-fast.ts), and whether its fromBool is standard. */
   private readonly binops: ReadonlyMap<string, FastBinop>;
@@ -303,7 +310,8 @@ export class Machine<L> {
     return {
       key, round: [{ cfg, w: Q.ONE }], at: 0, next: undefined, nextOnly: undefined, nextList: undefined, dfs: undefined,
       nextFuel: cfg.fuel - 1, later: undefined,
-      result: undefined, resultOnly: undefined, resultList: undefined, stat, code: cfg.code, gen: undefined, genW: Q.ONE, input: undefined,
+      result: undefined, resultOnly: undefined, resultList: undefined, seenNext: undefined,
+      stat, code: cfg.code, gen: undefined, genW: Q.ONE, input: undefined,
     };
   }
 
@@ -316,6 +324,7 @@ export class Machine<L> {
    */
   private addNext(t: Task<L>, entry: Entry<L>): void {
     const st = this.statOf(entry.cfg.code);
+    if (!st.merge && this.sampled() && this.recurs((t.seenNext ??= new Set()), this.cfgKey(entry.cfg))) { st.merge = true; st.merges++; }
     if (!st.merge && this.opts.maxOutcomes === Infinity) { (t.dfs ??= []).push(entry); return; }
     if (entry.cfg.fuel !== t.nextFuel) {
       // Only a depth-first entry's tail (so only without a limit): it waits for its round.
@@ -382,6 +391,33 @@ export class Machine<L> {
     if (t.stat !== undefined && this.opts.maxOutcomes === Infinity) noteOutMerge(t.stat, prev !== undefined, this.probation);
     if (prev) { prev.weight = Q.add(prev.weight, w); t.code.merged = this; }
     else { t.result.set(k, { out: o, weight: w }); if (t.result.size > this.opts.maxOutcomes) this.outcomeLimit(); }
+  }
+
+  /**
+   * A node classified as never merging (after `probation` keyed inserts without a merge) is re-checked on a sample
+   * of its later next-round entries (`addNext`; depth-first runs do the same on their tail entries, direct.ts
+   * `repeats`): a loop whose first iterations all differ may merge in later ones (a string built, then dropped for
+   * a sum), and kept unmerged those would multiply the work exponentially. About one entry in SAMPLE_MASK + 1 is
+   * keyed, chosen by a fixed pseudo-random sequence (a regular stride could fall in step with a binary tree's
+   * traversal and never see the repeat); a key seen before in the same task is a merge missed, and the node is
+   * merging from then on. Sampling changes only the cost, never an answer. (Outcomes of sub-tasks, `outMerge`,
+   * are not re-checked: kept unmerged they cost a constant factor per call, since the rounds the caller's
+   * continuation goes to merge again.)
+   */
+  /** @internal (direct.ts) */
+  sampled(): boolean {
+    let x = this.sampleState;
+    x ^= x << 13; x ^= x >>> 17; x ^= x << 5;
+    this.sampleState = x >>> 0;
+    return (this.sampleState & SAMPLE_MASK) === 0;
+  }
+
+  /** Whether `k` is in the sample `seen` (and add it; the sample is bounded). @internal (direct.ts) */
+  recurs(seen: Set<string>, k: string): boolean {
+    if (seen.has(k)) return true;
+    if (seen.size >= SAMPLE_KEYS) seen.clear();
+    seen.add(k);
+    return false;
   }
 
   /** Per code node: does memoising / trying `direct` on its sub-derivations pay in this evaluation? */
@@ -472,7 +508,8 @@ export class Machine<L> {
     return `${this.ev.labelKey(c.label)}/${c.msgs?.id ?? 0}`;
   }
 
-  private cfgKey(c: Cfg<L>): string {
+  /** @internal (direct.ts) */
+  cfgKey(c: Cfg<L>): string {
     let k = `${this.ev.labelKey(c.pc)}|${this.convKey(c.conv)}|${c.code.id}|${c.fuel}|`;
     for (const s of c.code.uses) k += `${this.valueId(c.env[s]!)},`;
     return k;
@@ -1039,6 +1076,10 @@ function freshStat(): NodeStat {
 
 /** Lookups, and direct attempts, a node gets before a record without a single success turns it off. */
 const NODE_PROBATION = 64;
+/** One in SAMPLE_MASK + 1 unkeyed entries is keyed to re-check a never-merging node (`sampled`). */
+const SAMPLE_MASK = 7;
+/** Keys kept per task for that re-check (cleared when full). */
+const SAMPLE_KEYS = 4096;
 
 function noteMemo(st: NodeStat, hit: boolean, probation: number): void {
   st.lookups++;
