@@ -20,6 +20,7 @@ import type { PModel } from '../src/semantics/model.ts';
 import { coinModel, standardModel } from '../src/semantics/models/index.ts';
 import { STANDARD_PRIMS } from '../src/semantics/prims.ts';
 import { failureKey, showConversation } from '../src/semantics/config.ts';
+import { BudgetExceeded } from '../src/semantics/ev.ts';
 import type { PlainValue } from '../src/syntax/ast.ts';
 import { render } from './helpers/render.ts';
 
@@ -121,6 +122,34 @@ describe('v2 fast path (fused if, curried applications, inline quick code) = the
     sameAsSpec(coin, 'let h = \\x. 7 in (\\v. h h v) 1', 16);
     sameAsSpec(coin, 'let f = \\g. \\n. \\m. [n, m] in let h = ["U"]:(\\x. f (\\v. x x v)) in ((\\v. h h v) 1) 2', 30);
     sameAsSpec(coin, 'fix {a: 1} 3', 20);
+    // Near misses of `x x v` and of `f (λv. x x v)`: ordinary applications, never the fused fix.
+    sameAsSpec(coin, 'let f = \\g. \\n. [n] in let h = \\x. f (\\v. x v x) in (\\v. h h v) 1', 30);
+    sameAsSpec(coin, 'let f = \\g. \\n. [n] in let h = \\x. f (\\v. x x x) in (\\v. h h v) 1', 30);
+    sameAsSpec(coin, 'let f = \\g. \\n. [n] in let k = \\y. \\z. 3 in let h = \\x. f (\\v. k x v) in (\\v. h h v) 1', 30);
+    sameAsSpec(coin, 'let f = \\g. \\n. [n] in let h = \\x. \\y. f (\\v. x x v) in (\\v. h h v) 1', 30);
+    sameAsSpec(coin, 'let f = \\g. \\n. [n] in let h = \\x. f (\\v. \\w. x x v) in (\\v. h h v) 1', 30);
+    sameAsSpec(coin, 'let k = \\y. \\z. [y] in let h = \\x. k (\\v. x x v) in (\\v. h k v) 1', 30);
+  });
+
+  // Found by mutation testing (docs/mutation.md, "Evaluator v2"): out of fuel directly under a rule run as a
+  // generator frame, and the step budget met by the fast path at every possible point.
+  it('out of fuel under a generator frame (Endorse, the label test, Assert), at every fuel', () => {
+    sameAsSpec(coin, 'endorse [] ((\\x. x) 1)', 12);
+    sameAsSpec(coin, '[] ? ((\\x. x) ["U"]:1)', 12);
+    sameAsSpec(coin, 'assert [] ((\\x. x) 1)', 12);
+  });
+
+  it('the step budget: every budget below the rule applications a run needs stops it, as the general machine', () => {
+    const e = closeProgram(parse(`${COUNT} count 3 0`, lat), loadPrelude(lat, coin.preludeSource));
+    const need = evaluateV2(coin, lat, US.bottom, start, e, 1000, { direct: false }).steps;
+    expect(evaluateV2(coin, lat, US.bottom, start, e, 1000).steps).toBe(need);
+    for (let budget = 1; budget <= need; budget++) {
+      const stopped = (direct: boolean): boolean => {
+        try { evaluateV2(coin, lat, US.bottom, start, e, 1000, { direct, maxSteps: budget }); return false; } catch (err) { if (err instanceof BudgetExceeded) return true; throw err; }
+      };
+      expect(stopped(true), `budget ${budget} of ${need}`).toBe(budget < need);
+      expect(stopped(false), `budget ${budget} of ${need}, general machine`).toBe(budget < need);
+    }
   });
 
   it('a non-tail recursion and a loop with a labelled counter', () => {
@@ -135,6 +164,19 @@ describe('v2 fast path (fused if, curried applications, inline quick code) = the
       ['same-names', lam('\\t. \\t. \\u. t u')], // t = f: not the standard shape, so the frames run it
       ['swapped', lam('\\t. \\f. \\u. f u')], // for every value: the else branch
       ['ignores', lam('\\t. \\f. \\u. 5')],
+      // Near misses of the Church booleans (found by mutation testing, docs/mutation.md "Evaluator v2"): each must
+      // run as the ordinary closure it is; the standard shapes from a table of their own (not the standard
+      // fromBool's objects) are recognised by shape.
+      ['true-by-shape', lam('\\t. \\f. \\u. t u')],
+      ['t-is-u', lam('\\t. \\f. \\t. t t')],
+      ['f-is-u', lam('\\t. \\f. \\f. f f')],
+      ['t-applied-to-t', lam('\\t. \\f. \\u. t t')],
+      ['u-applied-to-u', lam('\\t. \\f. \\u. u u')],
+      ['t-applied-to-f', lam('\\t. \\f. \\u. t f')],
+      ['u-applied-to-t', lam('\\t. \\f. \\u. u t')],
+      ['two-lambdas', lam('\\t. \\f. t')],
+      ['four-lambdas', lam('\\t. \\f. \\u. \\w. t u')],
+      ['applied-twice', lam('\\t. \\f. \\u. t u u')],
     ];
     for (const [name, value] of shapes) {
       const own = standardModel(`own-fromBool-${name}`, () => [['0', Q.ONE]], { prims: { ...STANDARD_PRIMS, fromBool: () => ({ ok: true as const, value }) } });
