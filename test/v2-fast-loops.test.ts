@@ -129,6 +129,14 @@ describe('v2 fast path (fused if, curried applications, inline quick code) = the
     sameAsSpec(coin, 'let f = \\g. \\n. [n] in let h = \\x. \\y. f (\\v. x x v) in (\\v. h h v) 1', 30);
     sameAsSpec(coin, 'let f = \\g. \\n. [n] in let h = \\x. f (\\v. \\w. x x v) in (\\v. h h v) 1', 30);
     sameAsSpec(coin, 'let k = \\y. \\z. [y] in let h = \\x. k (\\v. x x v) in (\\v. h k v) 1', 30);
+    // `x x v` where x is not `λx. f (λv. x x v)`: a scalar, the identity, a lambda whose body is a lambda, `λx. x x`.
+    sameAsSpec(coin, 'let h = 1 in (\\v. h h v) 1', 16);
+    sameAsSpec(coin, 'let h = \\x. x in (\\v. h h v) 1', 16);
+    sameAsSpec(coin, 'let h = \\x. \\y. [y] in (\\v. h h v) 1', 16);
+    sameAsSpec(coin, 'let h = \\x. x x in (\\v. h h v) 1', 24);
+    // f's body not a lambda (applied at once), and f not a function at all.
+    sameAsSpec(coin, 'let f = \\g. g in let h = \\x. f (\\v. x x v) in (\\v. h h v) 1', 30);
+    sameAsSpec(coin, 'let f = 3 in let h = \\x. f (\\v. x x v) in (\\v. h h v) 1', 24);
   });
 
   // Found by mutation testing (docs/mutation.md, "Evaluator v2"): out of fuel directly under a rule run as a
