@@ -259,14 +259,22 @@ function churchSide<L>(v: V2<L>): number {
   if (b.kind !== 'clo' || b.env.length !== 0) return 0;
   const c = b.code;
   if (c.fast !== undefined) return c.fast as number;
-  let side = 0;
-  const mid = c.body, inner = mid.k === 'lam' ? mid.body : undefined, app = inner?.k === 'lam' ? inner.body : undefined;
-  if (mid.k === 'lam' && inner !== undefined && inner.k === 'lam' && app !== undefined && app.k === 'app' && app.fn.k === 'var' && app.arg.k === 'var') {
-    const t = c.src.param, f = mid.src.param, u = inner.src.param;
-    if (t !== f && t !== u && f !== u && app.arg.slot === 0 && app.arg.name === u) side = app.fn.name === t ? 1 : app.fn.name === f ? 2 : 0;
-  }
-  c.fast = side;
-  return side;
+  c.fast = churchShape(c);
+  return c.fast as number;
+}
+
+/** `churchSide` of a closed lambda, by its code: `λt.λf.λu. t u` 1, `λt.λf.λu. f u` 2, else 0. */
+function churchShape<L>(c: LamCode<L>): number {
+  const mid = c.body;
+  if (mid.k !== 'lam') return 0;
+  const inner = mid.body!;
+  if (inner.k !== 'lam') return 0;
+  const app = inner.body!;
+  if (app.k !== 'app' || app.fn.k !== 'var' || app.arg.k !== 'var') return 0;
+  const t = c.src.param, f = mid.src.param, u = inner.src.param;
+  // (`app.arg` named u directly under λu is u itself: its slot is 0.)
+  if (t === f || t === u || f === u || app.arg.name !== u) return 0;
+  return app.fn.name === t ? 1 : app.fn.name === f ? 2 : 0;
 }
 
 /**
