@@ -401,10 +401,9 @@ export class Machine<L> {
    * keyed, chosen by a fixed pseudo-random sequence (a regular stride could fall in step with a binary tree's
    * traversal and never see the repeat); a key seen before in the same task is a merge missed, and the node is
    * merging from then on. Sampling changes only the cost, never an answer. (Outcomes of sub-tasks, `outMerge`,
-   * are not re-checked: kept unmerged they cost a constant factor per call, since the rounds the caller's
-   * continuation goes to merge again.)
+   * are not re-checked: kept unmerged they cost a factor per call, and the rounds the caller's continuation goes
+   * to merge again.) @internal (direct.ts)
    */
-  /** @internal (direct.ts) */
   sampled(): boolean {
     let x = this.sampleState;
     x ^= x << 13; x ^= x >>> 17; x ^= x << 5;
