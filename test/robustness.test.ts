@@ -241,6 +241,28 @@ describe.concurrent('user code in a sandbox of time', () => {
     expect(r.stderr).toMatch(/timed out in test\/fixtures\/robust\/loop-rule\.ts:Recv/);
   }, 150_000);
 
+  it('replay of a folder: an entry whose variant loops is stopped and reported as it is alone, and the entries after it still replay', async () => {
+    // One worker replays the whole folder; the looping entry's worker is stopped, a fresh one goes on with the rest.
+    const dir = tmp();
+    const e = JSON.parse(readFileSync('counterexamples/recv-at-pc-powerset-us-1.json', 'utf8')) as Record<string, unknown>;
+    copyFileSync('counterexamples/recv-at-pc-powerset-us-1.json', join(dir, 'a.json'));
+    writeFileSync(join(dir, 'b.json'), JSON.stringify({ ...e, variant: resolve(FIX, 'loop-rule.ts') }));
+    copyFileSync('counterexamples/send-no-nsu-powerset-us-1.json', join(dir, 'c.json'));
+    const [all, alone] = await Promise.all([
+      llmbda(['replay', dir, '--case-timeout', '1s', '--reporter', 'json']),
+      llmbda(['replay', join(dir, 'b.json'), '--case-timeout', '1s']),
+    ]);
+    expect(alone.code).toBe(2);
+    const why = /^llmbda: (.*)\n$/.exec(alone.stderr)?.[1];
+    expect(why).toMatch(/^case \d+ timed out in \S*test\/fixtures\/robust\/loop-rule\.ts:Recv/);
+    expect(all.code).toBe(2);
+    const doc = JSON.parse(all.stdout) as { cases: { id: string; result: string; message: string }[]; text: string };
+    expect(doc.cases.map((c) => [c.id.slice(dir.length + 1), c.result])).toEqual([['a.json', 'passed'], ['b.json', 'error'], ['c.json', 'passed']]);
+    expect(doc.cases[1]!.message).toBe(why);
+    expect(doc.text).toContain('Replayed 3 entries: 2 as recorded, 0 regressed, 1 could not be loaded.');
+    rmSync(dir, { recursive: true, force: true });
+  }, 150_000);
+
   it('a throwing rule is the user\'s error, with file and line, exit 2', async () => {
     const r = await hunt('throw-rule.ts');
     expect(r.code).toBe(2);
@@ -459,7 +481,7 @@ describe.concurrent('the remaining gaps: loading, memory, regexes, huge messages
   }, 150_000);
 
   it('SIGINT during replay prints the entries replayed so far and exits 130', async () => {
-    // Each file is judged in its own worker, which loads the variant: its second announcement means one file is done.
+    // Each file's replay loads the variant afresh: its second announcement means one file is done.
     const loads = (s: string): number => s.split('announce-variant loaded').length - 1;
     const r = await signalled(['replay', 'counterexamples', '--variant', `${FIX}/announce-variant.ts`], ({ stderr }) => loads(stderr) >= 2, 'SIGINT');
     expect(r.code).toBe(130);

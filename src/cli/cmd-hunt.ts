@@ -125,18 +125,33 @@ export function registerHunt(program: Command, result: CommandResult): void {
         if (reporter === 'text') process.stdout.write([...partial, `INTERRUPTED (${signal}): replayed ${summaryOf()}; ${files.length - done.length} of ${files.length} not replayed.`, ''].join('\n\n'));
         else process.stdout.write(`${JSON.stringify({ interrupted: signal, replayed: done.map((d) => ('error' in d ? { file: d.file, error: d.error } : { file: d.file, ok: d.result.ok })), notReplayed: files.slice(done.length) }, null, 2)}\n`);
       }, async () => {
-        for (const file of files) {
-          const t0 = performance.now();
+        // In a supervised worker (a variant file's rules may loop, a case may exhaust the heap), one for all the
+        // files: each entry comes back as an event. A user error in one entry (a malformed file) is reported with
+        // the others; one that stops the worker (a time or memory limit) is that entry's error, and a fresh worker
+        // goes on with the next. A single bad file is a usage error (exit 2).
+        let rest: readonly string[] = files;
+        let single: string | undefined;
+        while (rest.length > 0) {
+          const batch = rest;
+          let k = 0, beats = 0, t0 = performance.now();
+          const task = startInWorker<null>('replay', { files: batch, ...(flags.variant ? { variant: flags.variant } : {}), ...(flags.lattice ? { lattice: flags.lattice } : {}) }, {
+            stackMb: 256, caseTimeoutMs: flags.caseTimeout, maxMemoryMb: flags.maxMemoryMb, beatsBefore: () => beats,
+            onEvent: (ev) => {
+              const e = ev as { file: string; beats: number } & ({ result: Replayed } | { error: string });
+              if ('error' in e && files.length === 1) { single = e.error; return; } // thrown below, as the task's error
+              done.push('error' in e ? { file: e.file, error: e.error } : { file: e.file, result: e.result, timeMs: performance.now() - t0 });
+              k++; beats = e.beats; t0 = performance.now();
+            },
+          });
+          current = task;
           try {
-            // In a supervised worker: a variant file's rules may loop, a case may exhaust the heap.
-            const task = startInWorker<Replayed>('replay', { file, ...(flags.variant ? { variant: flags.variant } : {}), ...(flags.lattice ? { lattice: flags.lattice } : {}) },
-              { stackMb: 256, caseTimeoutMs: flags.caseTimeout, maxMemoryMb: flags.maxMemoryMb });
-            current = task;
-            done.push({ file, result: await task.result, timeMs: performance.now() - t0 });
+            await task.result;
+            if (single !== undefined) throw new UserError(single);
+            rest = [];
           } catch (e) {
-            // One bad file among many is reported with the others; a single bad file is a usage error (exit 2).
             if (!(e instanceof UserError) || files.length === 1) throw e;
-            done.push({ file, error: e.message });
+            if (k < batch.length) done.push({ file: batch[k]!, error: e.message });
+            rest = batch.slice(k + 1);
           }
         }
       });

@@ -30,6 +30,11 @@ export interface WorkerTaskOptions {
   readonly graceMs?: number;
   /** Heap cap of the worker (MB, `resourceLimits.maxOldGenerationSizeMb`): past it the task fails with a user error. */
   readonly maxMemoryMb?: number;
+  /**
+   * For a task that runs several units (replay: one corpus entry after another), the progress count at the end
+   * of the units done: messages then number the case within the current unit.
+   */
+  readonly beatsBefore?: () => number;
   /** Progress events the task emits. */
   readonly onEvent?: (ev: unknown) => void;
 }
@@ -64,7 +69,7 @@ export function startInWorker<T>(task: TaskName, args: unknown, opts: WorkerTask
   };
   /** Which case the worker was on, for messages (the whole task when it has a single one). */
   const what = (): string => {
-    const n = Atomics.load(beats, BEATS);
+    const n = Atomics.load(beats, BEATS) - (opts.beatsBefore?.() ?? 0);
     return opts.graceMs !== undefined && n === 0 ? `the ${task}` : `case ${n === 0 ? 1 : n}`;
   };
   const result = new Promise<T>((resolve, reject) => {

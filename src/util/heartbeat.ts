@@ -61,6 +61,11 @@ export function beat(): void {
   if (shared) Atomics.add(shared, BEATS, 1);
 }
 
+/** The progress count so far (0 when unwatched): a task running several units reports it at each unit's end. */
+export function beatsSoFar(): number {
+  return shared ? Atomics.load(shared, BEATS) : 0;
+}
+
 /** The id of a user function (`FILE:name`), announced to the supervisor on first use. */
 export function siteId(where: string): number {
   let id = sites.get(where);
