@@ -436,6 +436,24 @@ describe.concurrent('the remaining gaps: loading, memory, regexes, huge messages
     expect(results[2]).toEqual({ n: 3 });
   }, 120_000);
 
+  it('check\'s pool guards the process\'s resident memory too: a job keeping Buffers outside the heap is stopped, the others run', async () => {
+    const mod = { url: new URL('./fixtures/robust/hog-job.ts', import.meta.url), run: hogJob };
+    // Without the guard the hog would keep 1.5 GB and loop: the 20 s case limit would answer it instead.
+    const opts = { threads: true, maxMemoryMb: 64, caseTimeoutMs: 20_000, timedOut: (job: HogJob, why: string) => ({ n: job.n, why }) } as const;
+    const rssStop = /^case 1 exceeded the memory limit \(64 MB; --max-memory-mb\): the process's resident memory reached \d+ MB, outside the JavaScript heap/;
+    const one = await runPool<HogJob, { n: number; why?: string }>([{ n: 1, hog: false }, { n: 2, hog: false, buffers: true }, { n: 3, hog: false }], mod, { ...opts, workers: 1 });
+    expect(one[0]).toEqual({ n: 1 });
+    expect(one[1]!.why).toMatch(rssStop);
+    expect(one[1]!.why).not.toContain('jobs were running');
+    expect(one[2]).toEqual({ n: 3 });
+    // Two workers, both hogging: the process cannot tell whose memory it is, so both are stopped, and say so.
+    const two = await runPool<HogJob, { n: number; why?: string }>([{ n: 1, hog: false, buffers: true }, { n: 2, hog: false, buffers: true }], mod, { ...opts, workers: 2 });
+    for (const r of two) {
+      expect(r.why).toMatch(rssStop);
+      expect(r.why).toContain('(2 jobs were running and all were stopped');
+    }
+  }, 120_000);
+
   it('--max-memory-mb is bounded', async () => {
     const r = await llmbda(['run', 'examples/fenton-denning.lam', '--max-memory-mb', '8']);
     expect(r.code).toBe(2);

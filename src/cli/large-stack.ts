@@ -14,6 +14,7 @@ import { UserError } from '../util/absurd.ts';
 import { StackLimitError } from '../semantics/ev.ts';
 import { BEATS, HEARTBEAT_BYTES, loadingMessage, noProgress, SITE, Watchdog } from '../util/heartbeat.ts';
 import { importTimeoutMs } from '../util/user-module.ts';
+import { RSS_POLL_MS, rssLimitBytes, rssMessage } from '../util/memory.ts';
 
 /** Tasks a worker can run, by name. */
 export type TaskName = 'run' | 'leak' | 'hunt' | 'replay' | 'load' | 'hunt-system' | 'target';
@@ -113,27 +114,6 @@ export function startInWorker<T>(task: TaskName, args: unknown, opts: WorkerTask
     }
   });
   return { result, stop };
-}
-
-/**
- * The memory guard beyond the JavaScript heap. `maxOldGenerationSizeMb` caps the worker's V8 heap only: memory
- * outside it (ArrayBuffers and Buffers, native memory of an addon) is not counted there. So the supervisor also
- * samples the resident memory of the whole process every RSS_POLL_MS and stops the task when it exceeds what
- * the process used when the worker started, plus the heap cap, plus RSS_SLACK_MB for the worker's own code,
- * stacks and young generation. Coarse but honest: it bounds the process, whatever allocates.
- */
-export const RSS_SLACK_MB = 384;
-/** How often the supervisor samples the process's resident memory (ms). */
-export const RSS_POLL_MS = 50;
-
-/** The resident-memory limit of the process (bytes) for a worker capped at `capMb`, from now. */
-export function rssLimitBytes(capMb: number): number {
-  return process.memoryUsage.rss() + (capMb + RSS_SLACK_MB) * 1024 * 1024;
-}
-
-/** The message for a task stopped by the resident-memory guard. */
-export function rssMessage(what: string, site: string | undefined, capMb: number, rss: number): string {
-  return `${what} exceeded the memory limit${site ? ` in ${site}` : ''} (${capMb} MB; --max-memory-mb): the process's resident memory reached ${Math.round(rss / (1024 * 1024))} MB, outside the JavaScript heap (buffers or native memory); lower --fuel, or raise --max-memory-mb`;
 }
 
 /** Did a worker die because its heap hit `maxOldGenerationSizeMb`? */

@@ -9,7 +9,8 @@
 import { Worker } from 'node:worker_threads';
 import { availableParallelism, loadavg } from 'node:os';
 import { UserError } from '../util/absurd.ts';
-import { BEATS, HEARTBEAT_BYTES, loadingMessage, Watchdog } from '../util/heartbeat.ts';
+import { BEATS, HEARTBEAT_BYTES, loadingMessage, SITE, Watchdog } from '../util/heartbeat.ts';
+import { RSS_POLL_MS, rssLimitBytes, rssMessage } from '../util/memory.ts';
 import { importTimeoutMs } from '../util/user-module.ts';
 
 /** What the pool runs: a module a worker can import (exporting `runJob`), and the same function here. */
@@ -38,7 +39,10 @@ export interface PoolOptions<J, R> {
   readonly timedOut?: (job: J, why: string) => R;
   /**
    * Heap cap of each worker (MB, `resourceLimits.maxOldGenerationSizeMb`): a job whose case exhausts it is
-   * answered by `timedOut` with "exceeded the memory limit" (required with it) and the worker replaced.
+   * answered by `timedOut` with "exceeded the memory limit" (required with it) and the worker replaced. With
+   * `timedOut`, the process's resident memory is guarded too (util/memory.ts): past the RSS at the start plus
+   * the cap and slack per worker, the jobs running at that moment are answered the same way (memory outside
+   * the heaps cannot be told apart per worker, so with several running all are stopped, and say so).
    */
   readonly maxMemoryMb?: number;
   /** Cases judged so far by a running job (sent by the workers at most every ~100 ms; progress lines). */
@@ -81,6 +85,28 @@ export async function runPool<J, R>(jobs: readonly J[], mod: JobModule<J, R>, op
   const fromSource = mod.url.pathname.endsWith('.ts');
   const entry = new URL(fromSource ? './worker-entry.js' : './worker.js', import.meta.url);
   const live = new Set<Worker>();
+  // The resident-memory guard: a stop per running job, given the RSS and how many jobs are stopped with it.
+  const running = new Set<(rss: number, together: number) => void>();
+  let rssTimer: NodeJS.Timeout | undefined;
+  if (opts.maxMemoryMb !== undefined && opts.timedOut) {
+    const cap = opts.maxMemoryMb;
+    let base = process.memoryUsage.rss(), limit = rssLimitBytes(cap, n), settleUntil = 0;
+    rssTimer = setInterval(() => {
+      const rss = process.memoryUsage.rss();
+      if (settleUntil !== 0) {
+        // A second after stopping, the terminated workers' memory is released: what is left is the new base.
+        if (Date.now() < settleUntil) return;
+        settleUntil = 0;
+        if (rss > base) { limit += rss - base; base = rss; }
+        return;
+      }
+      if (rss <= limit || running.size === 0) return;
+      const stops = [...running];
+      for (const stop of stops) stop(rss, stops.length);
+      settleUntil = Date.now() + 1000;
+    }, RSS_POLL_MS);
+    rssTimer.unref();
+  }
   const spawn = (): { w: Worker; beats: Int32Array; sites: Map<number, string> } => {
     const heartbeat = new SharedArrayBuffer(HEARTBEAT_BYTES);
     const w = new Worker(entry, {
@@ -105,6 +131,7 @@ export async function runPool<J, R>(jobs: readonly J[], mod: JobModule<J, R>, op
           if (msg.cases !== undefined) { opts.onCase?.(item.job, msg.cases); return; }
           w.off('message', onMsg);
           w.off('error', onErr);
+          running.delete(overMemory);
           if (timer) clearInterval(timer);
           if (msg.error !== undefined) { reject(msg.user ? new UserError(msg.error) : new Error(msg.error)); return; }
           results[item.i] = msg.result!;
@@ -116,6 +143,7 @@ export async function runPool<J, R>(jobs: readonly J[], mod: JobModule<J, R>, op
           if (timer) clearInterval(timer);
           w.off('message', onMsg);
           w.off('error', onErr);
+          running.delete(overMemory);
           live.delete(w);
           void w.terminate();
           results[item.i] = answer(item.job, why);
@@ -123,10 +151,15 @@ export async function runPool<J, R>(jobs: readonly J[], mod: JobModule<J, R>, op
           cur = spawn();
           next();
         };
+        const caseNo = (): number => Math.max(1, Atomics.load(beats, BEATS) - startBeats);
+        const overMemory = (rss: number, together: number): void => {
+          const why = rssMessage(`case ${caseNo()}`, sites.get(Atomics.load(beats, SITE)), opts.maxMemoryMb!, rss);
+          stopJob(opts.timedOut!, together > 1 ? `${why} (${together} jobs were running and all were stopped: memory outside the heaps cannot be told apart per worker; re-run with --workers 1 to see which)` : why);
+        };
         const onErr = (e: unknown): void => {
           const code = (e as { code?: unknown } | null)?.code;
           if (code === 'ERR_WORKER_OUT_OF_MEMORY' && opts.timedOut) {
-            stopJob(opts.timedOut, `case ${Math.max(1, Atomics.load(beats, BEATS) - startBeats)} exceeded the memory limit (${opts.maxMemoryMb ?? 'the heap'} MB; --max-memory-mb)`);
+            stopJob(opts.timedOut, `case ${caseNo()} exceeded the memory limit (${opts.maxMemoryMb ?? 'the heap'} MB; --max-memory-mb)`);
             return;
           }
           if (timer) clearInterval(timer);
@@ -135,6 +168,7 @@ export async function runPool<J, R>(jobs: readonly J[], mod: JobModule<J, R>, op
         w.on('message', onMsg);
         w.once('error', onErr);
         const startBeats = Atomics.load(beats, BEATS);
+        running.add(overMemory);
         const limit = opts.caseTimeoutMs;
         if (limit !== undefined && opts.timedOut) {
           const timedOut = opts.timedOut;
@@ -152,6 +186,7 @@ export async function runPool<J, R>(jobs: readonly J[], mod: JobModule<J, R>, op
       next();
     })));
   } finally {
+    if (rssTimer) clearInterval(rssTimer);
     await Promise.all([...live].map((w) => w.terminate()));
   }
   return results;

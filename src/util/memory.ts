@@ -1,0 +1,21 @@
+/**
+ * The memory guard beyond the JavaScript heap. `maxOldGenerationSizeMb` caps a worker's V8 heap only: memory
+ * outside it (ArrayBuffers and Buffers, native memory of an addon) is not counted there. So a supervisor also
+ * samples the resident memory of the whole process every RSS_POLL_MS and stops the task when it exceeds what
+ * the process used when the worker started, plus the heap cap, plus RSS_SLACK_MB for the worker's own code,
+ * stacks and young generation (per worker, when several run side by side: `runPool`). Coarse but honest: it
+ * bounds the process, whatever allocates.
+ */
+export const RSS_SLACK_MB = 384;
+/** How often a supervisor samples the process's resident memory (ms). */
+export const RSS_POLL_MS = 50;
+
+/** The resident-memory limit of the process (bytes) for `workers` workers capped at `capMb` each, from now. */
+export function rssLimitBytes(capMb: number, workers = 1): number {
+  return process.memoryUsage.rss() + workers * (capMb + RSS_SLACK_MB) * 1024 * 1024;
+}
+
+/** The message for a task stopped by the resident-memory guard. */
+export function rssMessage(what: string, site: string | undefined, capMb: number, rss: number): string {
+  return `${what} exceeded the memory limit${site ? ` in ${site}` : ''} (${capMb} MB; --max-memory-mb): the process's resident memory reached ${Math.round(rss / (1024 * 1024))} MB, outside the JavaScript heap (buffers or native memory); lower --fuel, or raise --max-memory-mb`;
+}
