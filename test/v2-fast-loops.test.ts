@@ -165,6 +165,45 @@ describe('v2 fast path (fused if, curried applications, inline quick code) = the
     sameAsSpec(coin, `${COUNT} count (["U"]:2) 0`, 100);
   });
 
+  // A fusion that stops applying (a recogniser too strict, a guard off by one kind) changes no answer and no rule-application
+  // count, so the comparisons above cannot see it: only the fast path's own counters do (`fused`). The bounds come from
+  // the programs (how many ifs, calls and binops they evaluate), never from a run of v2.
+  it('each fused shortcut is taken where it applies, and only there', () => {
+    const fused = (model: PModel, src: string, opts: { direct?: boolean } = {}): Readonly<Record<string, number>> =>
+      evaluateV2(model, lat, US.bottom, start, closeProgram(parse(src, lat), loadPrelude(lat, model.preludeSource)), 100_000, opts).fused;
+    const N = 40;
+    // The counter: per iteration one `if n == 0` on a standard boolean, one call through the unrolled fix whose fixed
+    // function is curried (`λn. λacc. …`: its `λacc.` closure at once), and three binops (==, −, +).
+    const c = fused(coin, `${COUNT} count ${N} 0`);
+    expect(c['if']).toBeGreaterThanOrEqual(N + 1);
+    expect(c['fix']).toBeGreaterThanOrEqual(N);
+    expect(c['fixCurried']).toBeGreaterThanOrEqual(N);
+    expect(c['lamBody']).toBeGreaterThanOrEqual(N);
+    expect(c['binop']).toBeGreaterThanOrEqual(3 * N);
+    // The general machine never fuses.
+    expect(Object.values(fused(coin, `${COUNT} count ${N} 0`, { direct: false })).every((x) => x === 0)).toBe(true);
+    // A fixed function whose body is not a lambda: the fix fused, but with a frame (not the curried shortcut).
+    const g = fused(coin, 'let g = fix (\\f. let k = 1 in \\n. if n == 0 then 0 else f (n - k)) in g 20');
+    expect(g['fix']).toBeGreaterThanOrEqual(20);
+    expect(g['fixCurried']).toBe(0);
+    // Labelled conditions, both branches, a condition read from a labelled variable: one if each.
+    for (const src of ['if ["S"]:true then 1 else 2', 'if ["U"]:false then "a" else ["S"]:"b"', 'let x = ["U"]:0 in if x == 0 then x else 5', 'if 0 then 1 else 2']) {
+      expect(fused(coin, src)['if'], src).toBe(1);
+    }
+    // A condition that is not quick is not fused (the rules run).
+    expect(fused(coin, 'if (\\x. x) true then 1 else 2')['if']).toBe(0);
+    // Curried applications: the inner closure at once (from the ENTER loop, after a function premise, after an argument premise).
+    for (const src of ['(\\a. \\b. a) 1 2', '((\\x. x) (\\a. \\b. a)) 1 2', '(\\a. \\b. a) ((\\x. x) 1) 2']) {
+      expect(fused(coin, src)['lamBody'], src).toBeGreaterThanOrEqual(1);
+    }
+    // A non-tail recursion: `n == 0`, `n − 1` and `n + f (n − 1)` per level.
+    expect(fused(coin, 'let s = fix (\\f. \\n. if n == 0 then 0 else n + f (n - 1)) in s 30')['binop']).toBeGreaterThanOrEqual(90);
+    // Near misses of `x x v`: never the fused fix.
+    for (const src of ['let h = \\x. x in (\\v. h h v) 1', 'let h = \\x. x x in (\\v. h h v) 1', 'let f = \\g. \\n. [n] in let h = \\x. f (\\v. x v x) in (\\v. h h v) 1']) {
+      expect(fused(coin, src)['fix'], src).toBe(0);
+    }
+  });
+
   it('a model with its own fromBool (not a Church boolean the fast path knows) keeps it', () => {
     const lam = (src: string): PlainValue => parse(src, lat) as unknown as PlainValue;
     const shapes: readonly [string, PlainValue][] = [
@@ -190,6 +229,9 @@ describe('v2 fast path (fused if, curried applications, inline quick code) = the
       const own = standardModel(`own-fromBool-${name}`, () => [['0', Q.ONE]], { prims: { ...STANDARD_PRIMS, fromBool: () => ({ ok: true as const, value }) } });
       sameAsSpec(own, 'if ["S"]:true then 1 else 2', 16);
       sameAsSpec(own, 'let p = fix (\\f. \\n. if n == 0 then ["U"]:n else f (n - 1)) in p 1', 70);
+      // The two standard shapes (here built by the model's own table) are fused as the booleans they are; nothing else is.
+      const e = closeProgram(parse('if ["S"]:true then 1 else 2', lat), loadPrelude(lat, own.preludeSource));
+      expect(evaluateV2(own, lat, US.bottom, start, e, 100).fused.if, name).toBe(name === 'true-by-shape' || name === 'swapped' ? 1 : 0);
     }
   });
 });

@@ -179,6 +179,7 @@ function binopPair<L>(m: Machine<L>, pc: L, p: Code<L> & { k: 'prim' }, a: Code<
   if (c === undefined || c.m !== m) { c = { m, f: fastBinops(m.ev.model.prims).get(p.name), t: undefined, ff: undefined }; p.fast = c; }
   const r = c.f === undefined ? undefined : c.f(x.body, y.body);
   if (r !== undefined) {
+    m.fused.binop++;
     const lat = m.lat, l = lat.join(pc, lat.join(x.label, y.label));
     if (r.kind === 'bool' && l === lat.bottom) return r.value ? (c.t ??= mkValue(l, r)) : (c.ff ??= mkValue(l, r));
     return mkValue(l, r);
@@ -344,6 +345,7 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number): r
             const ub = xb.code.body, f = xb.env[(ub.fn as Code<L> & { k: 'var' }).slot - 1]!;
             if (fuel - 3 >= depthOf(f)) {
               ticks(m, 6);
+              m.fused.fix++;
               const x1 = m.readVar(pc, x);
               const f1 = m.readVar(x1.label, f);
               const g = mkValue(x1.label, { kind: 'clo', code: appShape(ub).then!, env: [x1] });
@@ -357,11 +359,13 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number): r
                 // its body is entered at f1.label with fuel − 1. (The closure itself is never built: only its
                 // captured values, for the next environment.)
                 ticks(m, 2);
+                m.fused.fixCurried++;
                 const a = env[0]!;
                 if (fuel - 1 < depthOf(a)) { has = true; val = FUEL; w = cw; break; }
                 const a1 = m.readVar(pc, a), c1caps = captureFrom(fbb, g, fb.env), c1b = fbb.body;
                 if (c1b.k === 'lam') {
                   if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
+                  m.fused.lamBody++;
                   has = true; val = mkValue(f1.label, { kind: 'clo', code: c1b, env: captureFrom(c1b, a1, c1caps) }); oc = conv; w = cw;
                   break;
                 }
@@ -413,6 +417,7 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number): r
             break;
           }
           ticks(m, 4);
+          m.fused.if++;
           const unit = quickIn(m, pc, code.arg, env, fuel - 1) as V2<L>;
           ticks(m, 3);
           const lb = cv !== undefined ? (cv as V2<L>).label : lat.join(pc, o.label);
@@ -454,7 +459,7 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number): r
         // The body at l1 is App's tail premise: a lambda (a curried function) is its closure at once (Lam,
         // one step), else enter it in place.
         const bc = b.code.body;
-        if (bc.k === 'lam' && fuel > 1) { if (m.steps < m.opts.maxSteps) m.steps++; else m.tick(); has = true; val = mkValue(fn.label, { kind: 'clo', code: bc, env: captureFrom(bc, arg, b.env) }); oc = conv; w = cw; break; }
+        if (bc.k === 'lam' && fuel > 1) { if (m.steps < m.opts.maxSteps) m.steps++; else m.tick(); m.fused.lamBody++; has = true; val = mkValue(fn.label, { kind: 'clo', code: bc, env: captureFrom(bc, arg, b.env) }); oc = conv; w = cw; break; }
         pc = fn.label; code = bc; env = bodyEnv(arg, b.env); fuel--;
         continue;
       }
@@ -601,7 +606,7 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number): r
           const fn = val, b = fn.body;
           if (b.kind !== 'clo') { val = m.appNonFunction(fn); continue; }
           const bc = b.code.body;
-          if (bc.k === 'lam' && f1 > 0) { if (m.steps < m.opts.maxSteps) m.steps++; else m.tick(); val = mkValue(fn.label, { kind: 'clo', code: bc, env: captureFrom(bc, arg, b.env) }); continue; }
+          if (bc.k === 'lam' && f1 > 0) { if (m.steps < m.opts.maxSteps) m.steps++; else m.tick(); m.fused.lamBody++; val = mkValue(fn.label, { kind: 'clo', code: bc, env: captureFrom(bc, arg, b.env) }); continue; }
           pc = fn.label; conv = oc; code = bc; env = bodyEnv(arg, b.env); fuel = f1; cw = w;
           break;
         }
@@ -627,7 +632,7 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number): r
         const b = fn.body;
         if (b.kind !== 'clo') { val = m.appNonFunction(fn); continue; }
         const bc = b.code.body, f1 = ffuel[top]! - 1;
-        if (bc.k === 'lam' && f1 > 0) { if (m.steps < m.opts.maxSteps) m.steps++; else m.tick(); val = mkValue(fn.label, { kind: 'clo', code: bc, env: captureFrom(bc, val, b.env) }); continue; }
+        if (bc.k === 'lam' && f1 > 0) { if (m.steps < m.opts.maxSteps) m.steps++; else m.tick(); m.fused.lamBody++; val = mkValue(fn.label, { kind: 'clo', code: bc, env: captureFrom(bc, val, b.env) }); continue; }
         pc = fn.label; conv = oc; code = bc; env = bodyEnv(val, b.env); fuel = f1; cw = w;
         break;
       }

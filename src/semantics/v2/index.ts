@@ -13,7 +13,7 @@ import { loadPrelude, type Prelude } from '../prelude.ts';
 import { REFERENCE } from '../rules.ts';
 import { assembleEvaluation, type Evaluation } from '../evaluate.ts';
 import { compileClosed } from './code.ts';
-import { Machine } from './machine.ts';
+import { Machine, type Fused } from './machine.ts';
 import { readback } from './values.ts';
 
 export interface V2Options<L> {
@@ -40,6 +40,8 @@ export interface V2Evaluation<L> extends Evaluation<L> {
   readonly directBails: number;
   /** Of `directRuns`, depth-first runs of entries that never merge (the fast path taking a model's several responses one after another). */
   readonly directDepthFirst: number;
+  /** How often the fast path took each fused shortcut (`Machine.fused`). */
+  readonly fused: Readonly<Fused>;
 }
 
 /** `⟦pc ⊢ conv, expr⟧_fuel` under the reference semantics, by the v2 machine. */
@@ -71,5 +73,6 @@ export function evaluateV2<L>(
     directRuns: m.directRuns,
     directBails: m.directBails,
     directDepthFirst: m.directDepthFirst,
+    fused: m.fused,
   };
 }
