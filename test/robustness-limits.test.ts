@@ -15,6 +15,7 @@ import { join, resolve } from 'node:path';
 import { powersetUS } from '../src/lattice/instances.ts';
 import { runTargetSuite, targetTipni } from '../src/targets/suites.ts';
 import { makeEnvTarget } from '../examples/targets/env-target.ts';
+import { RecentSite } from '../src/util/memory.ts';
 
 interface Ran { readonly code: number | null; readonly stdout: string; readonly stderr: string; readonly ms: number }
 
@@ -142,6 +143,17 @@ describe('a target hunt keeps its finding (issue 16)', () => {
 });
 
 describe('memory beyond the JavaScript heap (issue 16)', () => {
+  it('the guard names the user function seen most recently by its samples (a thread between two calls of it still names it)', () => {
+    const r = new RecentSite();
+    expect(r.see(0)).toBe(0); // nothing seen yet
+    expect(r.see(3)).toBe(3);
+    for (let i = 1; i <= RecentSite.RECENT_SAMPLES; i++) expect(r.see(0), `sample ${i} after`).toBe(3);
+    expect(r.see(0)).toBe(0); // too long ago: not named
+    expect(r.see(5)).toBe(5);
+    expect(r.see(0)).toBe(5);
+    expect(r.see(7)).toBe(7); // the current one wins
+  });
+
   it('a lattice join that keeps native Buffers (not counted by the heap cap) is stopped by the resident-memory guard, named, exit 2', async () => {
     // Without the guard the fixture would grow to 1.5 GB and then loop: the run would end as a timeout, not this.
     const r = await llmbda(['run', `${FIX}/many-joins.lam`, '--lattice', `${FIX}/hog-join.ts`, '--fuel', '100000', '--max-memory-mb', '64', '--case-timeout', '60s']);

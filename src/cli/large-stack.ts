@@ -14,7 +14,7 @@ import { UserError } from '../util/absurd.ts';
 import { StackLimitError } from '../semantics/ev.ts';
 import { BEATS, HEARTBEAT_BYTES, loadingMessage, noProgress, SITE, Watchdog } from '../util/heartbeat.ts';
 import { importTimeoutMs } from '../util/user-module.ts';
-import { RSS_POLL_MS, rssLimitBytes, rssMessage } from '../util/memory.ts';
+import { RecentSite, RSS_POLL_MS, rssLimitBytes, rssMessage } from '../util/memory.ts';
 
 /** Tasks a worker can run, by name. */
 export type TaskName = 'run' | 'leak' | 'hunt' | 'replay' | 'load' | 'hunt-system' | 'target';
@@ -93,13 +93,15 @@ export function startInWorker<T>(task: TaskName, args: unknown, opts: WorkerTask
         : e instanceof RangeError ? new StackLimitError(`the evaluation worker ran out of stack (--stack-mb ${opts.stackMb}); raise --stack-mb or lower --fuel`) : e)));
     const limit = opts.caseTimeoutMs;
     const rssCap = opts.maxMemoryMb !== undefined ? rssLimitBytes(opts.maxMemoryMb) : undefined;
+    const recentSite = new RecentSite();
     if (limit !== undefined || rssCap !== undefined) {
       const dog = limit !== undefined ? new Watchdog(beats, sites, { caseMs: limit, firstMs: opts.graceMs ?? loadLimit(limit), importMs: importTimeoutMs() }) : undefined;
       timer = setInterval(() => {
         if (rssCap !== undefined) {
           const rss = process.memoryUsage.rss();
+          const now = recentSite.see(Atomics.load(beats, SITE));
           if (rss > rssCap) {
-            const site = sites.get(Atomics.load(beats, SITE));
+            const site = sites.get(now);
             finish(() => reject(new UserError(rssMessage(what(), site, opts.maxMemoryMb!, rss))));
             return;
           }

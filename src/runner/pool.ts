@@ -10,7 +10,7 @@ import { Worker } from 'node:worker_threads';
 import { availableParallelism, loadavg } from 'node:os';
 import { UserError } from '../util/absurd.ts';
 import { BEATS, HEARTBEAT_BYTES, loadingMessage, SITE, Watchdog } from '../util/heartbeat.ts';
-import { RSS_POLL_MS, rssLimitBytes, rssMessage } from '../util/memory.ts';
+import { RecentSite, RSS_POLL_MS, rssLimitBytes, rssMessage } from '../util/memory.ts';
 import { importTimeoutMs } from '../util/user-module.ts';
 
 /** What the pool runs: a module a worker can import (exporting `runJob`), and the same function here. */
@@ -85,8 +85,9 @@ export async function runPool<J, R>(jobs: readonly J[], mod: JobModule<J, R>, op
   const fromSource = mod.url.pathname.endsWith('.ts');
   const entry = new URL(fromSource ? './worker-entry.js' : './worker.js', import.meta.url);
   const live = new Set<Worker>();
-  // The resident-memory guard: a stop per running job, given the RSS and how many jobs are stopped with it.
-  const running = new Set<(rss: number, together: number) => void>();
+  // The resident-memory guard: per running job, a sample of the user function it is in (the one to name), and a stop
+  // given the RSS and how many jobs are stopped with it.
+  const running = new Set<{ see(): void; stop(rss: number, together: number): void }>();
   let rssTimer: NodeJS.Timeout | undefined;
   if (opts.maxMemoryMb !== undefined && opts.timedOut) {
     const cap = opts.maxMemoryMb;
@@ -100,9 +101,10 @@ export async function runPool<J, R>(jobs: readonly J[], mod: JobModule<J, R>, op
         if (rss > base) { limit += rss - base; base = rss; }
         return;
       }
+      for (const job of running) job.see();
       if (rss <= limit || running.size === 0) return;
       const stops = [...running];
-      for (const stop of stops) stop(rss, stops.length);
+      for (const job of stops) job.stop(rss, stops.length);
       settleUntil = Date.now() + 1000;
     }, RSS_POLL_MS);
     rssTimer.unref();
@@ -152,9 +154,14 @@ export async function runPool<J, R>(jobs: readonly J[], mod: JobModule<J, R>, op
           next();
         };
         const caseNo = (): number => Math.max(1, Atomics.load(beats, BEATS) - startBeats);
-        const overMemory = (rss: number, together: number): void => {
-          const why = rssMessage(`case ${caseNo()}`, sites.get(Atomics.load(beats, SITE)), opts.maxMemoryMb!, rss);
-          stopJob(opts.timedOut!, together > 1 ? `${why} (${together} jobs were running and all were stopped: memory outside the heaps cannot be told apart per worker; re-run with --workers 1 to see which)` : why);
+        const recent = new RecentSite();
+        let site = 0;
+        const overMemory = {
+          see: (): void => { site = recent.see(Atomics.load(beats, SITE)); },
+          stop: (rss: number, together: number): void => {
+            const why = rssMessage(`case ${caseNo()}`, sites.get(site), opts.maxMemoryMb!, rss);
+            stopJob(opts.timedOut!, together > 1 ? `${why} (${together} jobs were running and all were stopped: memory outside the heaps cannot be told apart per worker; re-run with --workers 1 to see which)` : why);
+          },
         };
         const onErr = (e: unknown): void => {
           const code = (e as { code?: unknown } | null)?.code;

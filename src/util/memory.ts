@@ -19,3 +19,22 @@ export function rssLimitBytes(capMb: number, workers = 1): number {
 export function rssMessage(what: string, site: string | undefined, capMb: number, rss: number): string {
   return `${what} exceeded the memory limit${site ? ` in ${site}` : ''} (${capMb} MB; --max-memory-mb): the process's resident memory reached ${Math.round(rss / (1024 * 1024))} MB, outside the JavaScript heap (buffers or native memory); lower --fuel, or raise --max-memory-mb`;
 }
+
+/**
+ * Which user function to name when the resident-memory guard stops a task. The guard samples every RSS_POLL_MS,
+ * so the moment it sees the limit crossed the thread may be between two calls of the user function that
+ * allocates (a lattice's `join` keeping Buffers returns after each allocation, and the evaluator runs in between).
+ * `see` is given the user-function id of each sample (0: none) and answers the one to name: the current one, else
+ * the last one seen within RECENT_SAMPLES samples.
+ */
+export class RecentSite {
+  static readonly RECENT_SAMPLES = 20;
+  private last = 0;
+  private age = 0;
+
+  see(site: number): number {
+    if (site !== 0) { this.last = site; this.age = 0; return site; }
+    if (this.last !== 0 && ++this.age > RecentSite.RECENT_SAMPLES) this.last = 0;
+    return this.last;
+  }
+}
