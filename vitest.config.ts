@@ -27,8 +27,9 @@ export default defineConfig({
     // then runs file after file (≈ 9.5 min measured). Two workers there (≈ 7.5 min at the same load; the heavy
     // files mostly wait on the child processes they spawn); more cores keep the default.
     maxWorkers: Math.max(2, availableParallelism() - 1),
-    // CLI tests spawn bin/llmbda.js: make it run the sources, not dist/.
-    env: { LLMBDA_SOURCE: '1' },
+    // CLI tests spawn bin/llmbda.js, which runs dist/: the global setup rebuilds dist/ first whenever it is not
+    // the compiled form of the sources (test/helpers/fresh-build.ts). LLMBDA_SOURCE=1 runs the sources instead.
+    globalSetup: ['test/helpers/fresh-build.ts'],
     reporters: jsonReport ? ['default', ['json', { outputFile: jsonReport }]] : ['default'],
     coverage: { provider: 'v8', include: ['src/**', 'properties/**'] },
   },

@@ -71,5 +71,8 @@ export default defineConfig({
     include: process.env['LLMBDA_MUTATION_V2'] === '1' ? V2_ONLY : include,
     sequence: { sequencer: IncludeOrder },
     reporters: ['default'],
+    // A spawned CLI runs the (mutated) sources of Stryker's sandbox, not a dist/ built from them: no build step.
+    globalSetup: [],
+    env: { LLMBDA_SOURCE: '1' },
   },
 });

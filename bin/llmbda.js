@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The `llmbda` command. It runs the compiled package (dist/, built by `npm run build`, which `npm ci`
-// runs through `prepare`). In a checkout without a build, or with LLMBDA_SOURCE=1 (the test suite sets
-// it, so tests always exercise the sources), it runs the TypeScript sources through tsx instead.
+// runs through `prepare`; the test suite rebuilds it first when it no longer matches the sources). In a
+// checkout without a build, or with LLMBDA_SOURCE=1, it runs the TypeScript sources through tsx instead.
 import { existsSync } from 'node:fs';
 
 const compiled = new URL('../dist/src/cli/main.js', import.meta.url);

@@ -1,7 +1,9 @@
 // After `tsc -p tsconfig.build.json`: copy the non-TypeScript files the compiled code reads at run time
-// (the prelude source, data files) from src/ to dist/src/, keeping their paths.
-import { cpSync, readdirSync, statSync } from 'node:fs';
+// (the prelude source, data files) from src/ to dist/src/, keeping their paths; then record the hash of the
+// build's inputs (scripts/inputs-hash.mjs), which the tests' global setup compares to rebuild a stale dist/.
+import { cpSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { HASH_FILE, inputsHash } from './inputs-hash.mjs';
 
 const ASSET = /\.(lam|json)$/;
 function walk(dir) {
@@ -12,3 +14,4 @@ function walk(dir) {
   }
 }
 walk('src');
+writeFileSync(HASH_FILE, `${inputsHash()}\n`);

@@ -18,14 +18,14 @@ const hasScript = ((): boolean => { try { execFileSync('script', ['--version'], 
 function onTerminal(args: readonly string[]): Promise<{ code: number; text: string }> {
   const cmd = [process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ');
   return new Promise((done) => {
-    execFile('script', ['-qfec', cmd, '/dev/null'], { env: { ...process.env, LLMBDA_SOURCE: '1' }, timeout: 120_000 }, (err, stdout) =>
+    execFile('script', ['-qfec', cmd, '/dev/null'], { env: { ...process.env, LLMBDA_SOURCE: process.env['LLMBDA_SOURCE'] ?? '' }, timeout: 120_000 }, (err, stdout) =>
       done({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, text: stdout }));
   });
 }
 
 function piped(args: readonly string[]): Promise<{ code: number; stderr: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, LLMBDA_SOURCE: '1' }, timeout: 120_000 }, (err, _out, stderr) =>
+    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, LLMBDA_SOURCE: process.env['LLMBDA_SOURCE'] ?? '' }, timeout: 120_000 }, (err, _out, stderr) =>
       done({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stderr }));
   });
 }

@@ -16,13 +16,15 @@ import { powersetUS } from '../src/lattice/instances.ts';
 import { runTargetSuite, targetTipni } from '../src/targets/suites.ts';
 import { makeEnvTarget } from '../examples/targets/env-target.ts';
 import { RecentSite } from '../src/util/memory.ts';
+import { runPool } from '../src/runner/pool.ts';
+import { runJob as hogJob, type HogJob } from './fixtures/robust/hog-job.ts';
 
 interface Ran { readonly code: number | null; readonly stdout: string; readonly stderr: string; readonly ms: number }
 
 const ROOT = resolve('.');
 const BIN = join(ROOT, 'bin/llmbda.js');
 const FIX = 'test/fixtures/robust';
-const env = { ...process.env, NO_COLOR: '1', LLMBDA_SOURCE: '1' };
+const env = { ...process.env, NO_COLOR: '1', LLMBDA_SOURCE: process.env['LLMBDA_SOURCE'] ?? '' };
 
 let running = 0;
 const waiting: (() => void)[] = [];
@@ -143,6 +145,26 @@ describe('a target hunt keeps its finding (issue 16)', () => {
 });
 
 describe('memory beyond the JavaScript heap (issue 16)', () => {
+  // Not beside the other pool tests (robustness.test.ts runs them concurrently in one process): the resident memory
+  // guarded is the whole process's, so Buffers kept here would stop a concurrent test's pool.
+  it('check\'s pool guards the process\'s resident memory too: a job keeping Buffers outside the heap is stopped, the others run', async () => {
+    const mod = { url: new URL('./fixtures/robust/hog-job.ts', import.meta.url), run: hogJob };
+    // Without the guard the hog would keep 1.5 GB and loop: the 20 s case limit would answer it instead.
+    const opts = { threads: true, maxMemoryMb: 64, caseTimeoutMs: 20_000, timedOut: (job: HogJob, why: string) => ({ n: job.n, why }) } as const;
+    const rssStop = /^case 1 exceeded the memory limit \(64 MB; --max-memory-mb\): the process's resident memory reached \d+ MB, outside the JavaScript heap/;
+    const one = await runPool<HogJob, { n: number; why?: string }>([{ n: 1, hog: false }, { n: 2, hog: false, buffers: true }, { n: 3, hog: false }], mod, { ...opts, workers: 1 });
+    expect(one[0]).toEqual({ n: 1 });
+    expect(one[1]!.why).toMatch(rssStop);
+    expect(one[1]!.why).not.toContain('jobs were running');
+    expect(one[2]).toEqual({ n: 3 });
+    // Two workers, both hogging: the process cannot tell whose memory it is, so both are stopped, and say so.
+    const two = await runPool<HogJob, { n: number; why?: string }>([{ n: 1, hog: false, buffers: true }, { n: 2, hog: false, buffers: true }], mod, { ...opts, workers: 2 });
+    for (const r of two) {
+      expect(r.why).toMatch(rssStop);
+      expect(r.why).toContain('(2 jobs were running and all were stopped');
+    }
+  }, 120_000);
+
   it('the guard names the user function seen most recently by its samples (a thread between two calls of it still names it)', () => {
     const r = new RecentSite();
     expect(r.see(0)).toBe(0); // nothing seen yet

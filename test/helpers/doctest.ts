@@ -202,7 +202,7 @@ export function makeScratch(repo: string, copy: readonly string[], link: readonl
   writeFileSync(npx, `#!/bin/sh\nif [ "$1" = llmbda ]; then shift; exec "${llmbda}" "$@"; fi\necho "doctest: only 'npx llmbda' runs in a doc test (got npx $1)" >&2\nexit 127\n`);
   chmodSync(llmbda, 0o755);
   chmodSync(npx, 0o755);
-  const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${shims}:${process.env['PATH'] ?? ''}`, LLMBDA_SOURCE: '1', NO_COLOR: '1', FORCE_COLOR: '0', COLUMNS: '120' };
+  const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${shims}:${process.env['PATH'] ?? ''}`, LLMBDA_SOURCE: process.env['LLMBDA_SOURCE'] ?? '', NO_COLOR: '1', FORCE_COLOR: '0', COLUMNS: '120' };
   delete env['CI'];
   return { dir: work, env, dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -1,0 +1,2 @@
+export declare const HASH_FILE: string;
+export declare function inputsHash(): string;

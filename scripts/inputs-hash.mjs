@@ -1,0 +1,25 @@
+// The hash of the build's inputs (every file under src/ and properties/, and the two tsconfigs), recorded in
+// dist/.inputs-hash by `npm run build` (copy-assets.mjs) and compared by the tests' global setup
+// (test/helpers/fresh-build.ts), which rebuilds when they differ.
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const HASH_FILE = 'dist/.inputs-hash';
+
+function files(dir, out) {
+  for (const f of readdirSync(dir).sort()) {
+    const p = join(dir, f);
+    if (statSync(p).isDirectory()) files(p, out);
+    else out.push(p);
+  }
+  return out;
+}
+
+/** The inputs' hash, relative to the current directory (the repository root). */
+export function inputsHash() {
+  const h = createHash('sha256');
+  const all = [...files('src', []), ...files('properties', []), 'tsconfig.json', 'tsconfig.build.json'].filter((p) => existsSync(p));
+  for (const p of all) h.update(p).update('\0').update(readFileSync(p)).update('\0');
+  return h.digest('hex');
+}
