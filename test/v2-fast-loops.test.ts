@@ -70,6 +70,12 @@ describe('v2 fast path (fused if, curried applications, inline quick code) = the
     'if true then 1 else 2', 'if false then 1 else 2', 'if ["S"]:true then 1 else 2', 'if ["U"]:false then "a" else ["S"]:"b"',
     'let x = ["U"]:0 in if x == 0 then x else 5', 'if 0 then 1 else 2', 'if null then 1 else 2', 'if {a: ["S"]:false} then 1 else 2',
     'if (\\x. ["S"]:x) then 1 else 2', 'if 1/3 < 1/2 then ["U"]:1 else 2', 'if 2/4 == 1/2 then 1 else 2',
+    // an array condition: the branch at its deep label (found by mutation testing: arrays taken as scalars)
+    'if [["S"]:false] then 1 else 2', 'if [1, ["U"]:[2]] then "a" else "b"',
+    // a prim pair whose quick element is deep (its read needs fuel ≥ its depth), first or second
+    'let d = [[[1]]] in d == (\\x. x) 1', 'let d = [[[1]]] in ((\\x. x) 1) == d',
+    // applying a non-function under a rule run as a generator frame
+    'endorse [] (1 2)', '[] ? (1 2)', 'assert [] ((\\x. 1) 0 2)',
     // a condition that is stuck or not quick (not fused), nested ifs, an if whose branch is a function
     'if 1 + "a" then 1 else 2', 'if (\\x. x) true then 1 else 2', 'if true then if ["S"]:false then 1 else 2 else 3',
     '(if ["U"]:true then \\x. x + 1 else \\x. x) 4',
@@ -198,6 +204,19 @@ describe('v2 fast path (fused if, curried applications, inline quick code) = the
     }
     // A non-tail recursion: `n == 0`, `n − 1` and `n + f (n − 1)` per level.
     expect(fused(coin, 'let s = fix (\\f. \\n. if n == 0 then 0 else n + f (n - 1)) in s 30')['binop']).toBeGreaterThanOrEqual(90);
+    // At every fuel, an if whose derivation completes was fused (here an array's element: a premise, which the fast
+    // path runs); below the fuel it needs it runs out, fused or not.
+    const one = closeProgram(parse('[if true then 1 else 2]', lat), loadPrelude(lat, coin.preludeSource));
+    for (let fuel = 1; fuel <= 8; fuel++) {
+      const r = evaluateV2(coin, lat, US.bottom, start, one, fuel);
+      expect(r.fused.if, `fuel ${fuel}`).toBe(Q.eq(r.mass, Q.ONE) ? 1 : 0);
+    }
+    // Every rule the fast path does by hand is done by hand: App, Prim, RecordCons/ArrayCons, Fork, Send, Recv,
+    // FieldAccess, ArrayIndex (a model answering once); the others (here Endorse, the label test) by their generators.
+    const once = standardModel('answers-once', () => [['0', Q.ONE]]);
+    const byHand = ['{a: 1, b: (\\x. x) 2}.b', '[(\\x. x) 1, 2].[(\\x. x) 0]', 'fork (send "x")', '[let u = send "q" in recv]', 'prim "toStr" ((\\x. x) 1)', `${COUNT} count ${N} 0`];
+    for (const src of byHand) expect(fused(once, src)['generators'], src).toBe(0);
+    for (const src of ['endorse [] ((\\x. x) 1)', '[] ? ((\\x. x) 1)']) expect(fused(coin, src)['generators'], src).toBeGreaterThanOrEqual(1);
     // Near misses of `x x v`: never the fused fix.
     for (const src of ['let h = \\x. x in (\\v. h h v) 1', 'let h = \\x. x x in (\\v. h h v) 1', 'let f = \\g. \\n. [n] in let h = \\x. f (\\v. x v x) in (\\v. h h v) 1']) {
       expect(fused(coin, src)['fix'], src).toBe(0);
@@ -225,6 +244,9 @@ describe('v2 fast path (fused if, curried applications, inline quick code) = the
       ['four-lambdas', lam('\\t. \\f. \\u. \\w. t u')],
       ['applied-twice', lam('\\t. \\f. \\u. t u u')],
     ];
+    // A fromBool that fails: the if is stuck with its reason.
+    const failing = standardModel('own-fromBool-fails', () => [['0', Q.ONE]], { prims: { ...STANDARD_PRIMS, fromBool: () => ({ ok: false as const, reason: 'no booleans here' }) } });
+    sameAsSpec(failing, 'if ["S"]:true then 1 else 2', 12);
     for (const [name, value] of shapes) {
       const own = standardModel(`own-fromBool-${name}`, () => [['0', Q.ONE]], { prims: { ...STANDARD_PRIMS, fromBool: () => ({ ok: true as const, value }) } });
       sameAsSpec(own, 'if ["S"]:true then 1 else 2', 16);

@@ -537,6 +537,7 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number): r
         continue;
       }
       // Any other rule: its generator, started below.
+      m.fused.generators++;
       const gen = m.rule({ pc, conv, code, env, fuel });
       if (sp === fk.length) { fk.push(GEN); fpc.push(pc); fcode.push(code); fenv.push(NO_ENV); ffuel.push(fuel); fw.push(cw); fx.push(gen); fi.push(0); }
       else { fk[sp] = GEN; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = NO_ENV; ffuel[sp] = fuel; fw[sp] = cw; fx[sp] = gen; }

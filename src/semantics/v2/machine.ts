@@ -128,9 +128,10 @@ const EMPTY_RECORD = { kind: 'record', fields: [] } as const;
  * Counts of the fast path's fused shortcuts (direct.ts): `fix` the unrolled fix `x x v` (and `fixCurried` of those,
  * the ones whose fixed function is curried: no frame at all), `if` the desugared `if` on a standard Church boolean,
  * `lamBody` a function whose body is a lambda applied (its closure built at once), `binop` a standard binop computed
- * on the values themselves.
+ * on the values themselves; and `generators`, the rule applications it handed to their rule's generator (every rule
+ * but those it does by hand: App, Prim, RecordCons/ArrayCons, Fork, Send, Recv, FieldAccess, ArrayIndex, and quick code).
  */
-export interface Fused { fix: number; fixCurried: number; if: number; lamBody: number; binop: number }
+export interface Fused { fix: number; fixCurried: number; if: number; lamBody: number; binop: number; generators: number }
 
 /** Per lattice, the standard `fromBool`'s results `[false, true]` as runtime bodies (`Machine.church`). */
 const CHURCH = new WeakMap<object, [unknown, unknown]>();
@@ -167,7 +168,7 @@ export class Machine<L> {
    * How often the fast path took each of its fused shortcuts (direct.ts). A skipped fusion gives the same answer
    * and the same rule-application count, so these are the only place a fusion that stopped applying shows.
    */
-  readonly fused: Fused = { fix: 0, fixCurried: 0, if: 0, lamBody: 0, binop: 0 };
+  readonly fused: Fused = { fix: 0, fixCurried: 0, if: 0, lamBody: 0, binop: 0, generators: 0 };
   /** The xorshift state of `sampled` (fixed seed: evaluations are reproducible, cost included). */
   private sampleState = 0x9e3779b9;
 
