@@ -16,6 +16,8 @@ import { assembleEvaluation, evaluate, type Evaluation } from '../src/semantics/
 import { evaluateV2 } from '../src/semantics/v2/index.ts';
 import { coinModel, standardModel } from '../src/semantics/models/index.ts';
 import type { ResponseDist } from '../src/semantics/model.ts';
+import { STANDARD_PRIMS } from '../src/semantics/prims.ts';
+import type { PlainValue } from '../src/syntax/ast.ts';
 import { failureKey } from '../src/semantics/config.ts';
 import { render } from './helpers/render.ts';
 
@@ -99,6 +101,24 @@ describe('depth-first fast path: the same answers as the substitution evaluator'
     const r = evaluateV2(m, lat, US.bottom, start, arrays, 4000, { probation: 1 });
     expect(table(r)).toEqual(arraySpec);
     expect(r.directDepthFirst).toBeGreaterThan(0);
+  });
+
+  // Found by mutation testing (docs/mutation.md, "Evaluator v2"): a model's own fromBool (not a standard Church
+  // boolean) makes the fused if push its three Apps as frames; after a branch the path's weight must go on the
+  // outermost of them only.
+  it('an if on a model\'s own fromBool after a branch: the path weight carried once', () => {
+    const dist: ResponseDist = [['0', Q.rat(1, 3)], ['1', Q.rat(2, 3)]];
+    for (const shape of ['\\t. \\t. \\u. t u', '\\t. \\f. \\u. "x"']) {
+      const value = parse(shape, lat) as unknown as PlainValue;
+      const m = standardModel(`own-fromBool ${shape}`, () => dist, { prims: { ...STANDARD_PRIMS, fromBool: () => ({ ok: true as const, value }) } });
+      // Straight-line (the model's fromBool would also decide a loop's exit test): three flips, then an if in tail
+      // position (entered with the path's weight; as an operand it would start with weight 1).
+      const e = program('let x0 = (fork @"roll").[1] in let x1 = (fork @"roll").[1] in let x2 = (fork @"roll").[1] in if x2 == 1 then str(x0) + str(x1) else str(x1) + "," + str(x0)', m);
+      const spec = table(evaluate(m, lat, US.bottom, start, e, 400, { engine: 'substitution' }));
+      const r = evaluateV2(m, lat, US.bottom, start, e, 400, { probation: 1 });
+      expect(table(r), shape).toEqual(spec);
+      expect(r.directDepthFirst, shape).toBeGreaterThan(0);
+    }
   });
 
   it('a merging loop inside a non-merging one: depth-first runs give up where the inner loop merged, not enumerate its paths', () => {
