@@ -151,6 +151,10 @@ describe('v2 fast path (fused if, curried applications, inline quick code) = the
     sameAsSpec(coin, 'endorse [] ((\\x. x) 1)', 12);
     sameAsSpec(coin, '[] ? ((\\x. x) ["U"]:1)', 12);
     sameAsSpec(coin, 'assert [] ((\\x. x) 1)', 12);
+    // The result handed to the generator from each shortcut: a curried function's closure at once, a prim pair
+    // whose quick first element (a deep value) runs out of fuel.
+    sameAsSpec(coin, 'endorse [] ((\\a. \\b. a) 1)', 12);
+    sameAsSpec(coin, 'let d = [[[1]]] in endorse [] (d == (\\x. x) 1)', 16);
   });
 
   it('the step budget: every budget below the rule applications a run needs stops it, as the general machine', () => {
@@ -247,6 +251,7 @@ describe('v2 fast path (fused if, curried applications, inline quick code) = the
     // A fromBool that fails: the if is stuck with its reason.
     const failing = standardModel('own-fromBool-fails', () => [['0', Q.ONE]], { prims: { ...STANDARD_PRIMS, fromBool: () => ({ ok: false as const, reason: 'no booleans here' }) } });
     sameAsSpec(failing, 'if ["S"]:true then 1 else 2', 12);
+    sameAsSpec(failing, 'endorse [] (if true then 1 else 2)', 12);
     for (const [name, value] of shapes) {
       const own = standardModel(`own-fromBool-${name}`, () => [['0', Q.ONE]], { prims: { ...STANDARD_PRIMS, fromBool: () => ({ ok: true as const, value }) } });
       sameAsSpec(own, 'if ["S"]:true then 1 else 2', 16);
