@@ -10,7 +10,7 @@ import { Worker } from 'node:worker_threads';
 import { availableParallelism, loadavg } from 'node:os';
 import { UserError } from '../util/absurd.ts';
 import { BEATS, HEARTBEAT_BYTES, loadingMessage, SITE, Watchdog } from '../util/heartbeat.ts';
-import { RecentSite, RSS_POLL_MS, rssLimitBytes, rssMessage } from '../util/memory.ts';
+import { RecentSite, RSS_POLL_MS, rssAllowanceBytes, rssMessage } from '../util/memory.ts';
 import { importTimeoutMs } from '../util/user-module.ts';
 
 /** What the pool runs: a module a worker can import (exporting `runJob`), and the same function here. */
@@ -90,19 +90,19 @@ export async function runPool<J, R>(jobs: readonly J[], mod: JobModule<J, R>, op
   const running = new Set<{ see(): void; stop(rss: number, together: number): void }>();
   let rssTimer: NodeJS.Timeout | undefined;
   if (opts.maxMemoryMb !== undefined && opts.timedOut) {
-    const cap = opts.maxMemoryMb;
-    let base = process.memoryUsage.rss(), limit = rssLimitBytes(cap, n), settleUntil = 0;
+    const allowance = rssAllowanceBytes(opts.maxMemoryMb, n);
+    let base = process.memoryUsage.rss(), settleUntil = 0;
     rssTimer = setInterval(() => {
       const rss = process.memoryUsage.rss();
       if (settleUntil !== 0) {
         // A second after stopping, the terminated workers' memory is released: what is left is the new base.
         if (Date.now() < settleUntil) return;
         settleUntil = 0;
-        if (rss > base) { limit += rss - base; base = rss; }
+        base = Math.max(base, rss);
         return;
       }
       for (const job of running) job.see();
-      if (rss <= limit || running.size === 0) return;
+      if (rss <= base + allowance || running.size === 0) return;
       const stops = [...running];
       for (const job of stops) job.stop(rss, stops.length);
       settleUntil = Date.now() + 1000;

@@ -10,9 +10,14 @@ export const RSS_SLACK_MB = 384;
 /** How often a supervisor samples the process's resident memory (ms). */
 export const RSS_POLL_MS = 50;
 
-/** The resident-memory limit of the process (bytes) for `workers` workers capped at `capMb` each, from now. */
-export function rssLimitBytes(capMb: number, workers = 1): number {
-  return process.memoryUsage.rss() + workers * (capMb + RSS_SLACK_MB) * 1024 * 1024;
+/** How much resident memory (bytes) `workers` workers capped at `capMb` each may add to the process. */
+export function rssAllowanceBytes(capMb: number, workers = 1): number {
+  return workers * (capMb + RSS_SLACK_MB) * 1024 * 1024;
+}
+
+/** The resident-memory limit of the process (bytes) for one worker capped at `capMb`, from now. */
+export function rssLimitBytes(capMb: number): number {
+  return process.memoryUsage.rss() + rssAllowanceBytes(capMb);
 }
 
 /** The message for a task stopped by the resident-memory guard. */
