@@ -155,6 +155,35 @@ describe('depth-first fast path: the same answers as the substitution evaluator'
     }
   });
 
+  // Found by constructing the case docs/evaluator-v2.md had left open (eighth round): the outcomes of a sub-derivation
+  // were switched to unmerged for good after 64 without a merge. A recursion first called where its results all
+  // differ (strings of flips) and then where they merge (sums of flips) handed every level 2^k copies of k + 1
+  // outcomes: at n = 20 14.5 s where merging takes 0.14 s. Rule applications did not show it (the continuations
+  // were memo hits), so the test bounds `premiseOutcomes`, the outcomes handed to the rules that wait on them.
+  it('a recursion whose results merge only in its later calls is merged there (a sampled re-check of sub-derivation outcomes)', () => {
+    const n = 14;
+    const e = program(`let flip = \\u. ${FLIP} in
+      let g = fix (\\g. \\m. \\n. if n == 0 then (if m then "" else 0) else (g m (n - 1)) + (if m then str(flip {}) else flip {})) in
+      [g true 7, g false ${n}]`);
+    // Independent: seven fair bits as a string (1/128 each) beside the sum of n fair flips (C(n, k) / 2^n).
+    const want: string[] = [];
+    for (let bits = 0; bits < 128; bits++) {
+      const s = bits.toString(2).padStart(7, '0');
+      let c = 1n;
+      for (let k = 0; k <= n; k++) {
+        want.push(`[]:[[]:"${s}", []:${k}] ↦ ${Q.show(Q.div(Q.rat(c, 1n), Q.rat(2n ** BigInt(n + 7), 1n)))}`);
+        c = (c * BigInt(n - k)) / BigInt(k + 1);
+      }
+    }
+    want.sort();
+    for (const direct of [true, false]) {
+      const r = evaluateV2(coin, lat, US.bottom, start, e, 100_000, { direct });
+      expect(table(r), `direct ${direct}`).toEqual(want);
+      // Merged: ≈ 3,600 here, growing linearly with n; unmerged (the re-check removed) 84,854, doubling with n.
+      expect(r.premiseOutcomes, `direct ${direct}`).toBeLessThan(10_000);
+    }
+  });
+
   it('a merging loop is still evaluated by rounds: rule applications grow as N², not as 2^N', () => {
     // (a) of the benchmark: the sum of N flips. Depth first it would be 2^40 paths.
     const n = 40;

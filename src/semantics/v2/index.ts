@@ -40,6 +40,8 @@ export interface V2Evaluation<L> extends Evaluation<L> {
   readonly directBails: number;
   /** Of `directRuns`, depth-first runs of entries that never merge (the fast path taking a model's several responses one after another). */
   readonly directDepthFirst: number;
+  /** Outcomes of sub-derivations handed to the rules waiting on them (`Machine.handed`): the work merging saves. */
+  readonly premiseOutcomes: number;
   /** How often the fast path took each fused shortcut (`Machine.fused`). */
   readonly fused: Readonly<Fused>;
 }
@@ -73,6 +75,7 @@ export function evaluateV2<L>(
     directRuns: m.directRuns,
     directBails: m.directBails,
     directDepthFirst: m.directDepthFirst,
+    premiseOutcomes: m.handed,
     fused: m.fused,
   };
 }

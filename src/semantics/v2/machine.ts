@@ -85,6 +85,8 @@ interface Task<L> {
    * classified as never merging does merge after all.
    */
   seenNext: Set<string> | undefined;
+  /** The same for this task's unkeyed outcomes (`addOut`): a repeat shows that its node's outcomes do merge. */
+  seenOut: Set<string> | undefined;
   /** The task's code node's record (the root: its own, or undefined under an outcome limit: always merged). */
   readonly stat: NodeStat | undefined;
   /** The code of the task's configuration (marked `merged` when two of its outcomes merge). */
@@ -165,6 +167,12 @@ export class Machine<L> {
   /** Of `directRuns`, the depth-first runs of never-merging entries (branches included). */
   directDepthFirst = 0;
   /**
+   * Outcomes of sub-derivations handed to the rules that asked for them (from a task, the memo or the fast path):
+   * the rule goes on once per outcome, so this is the work that merging outcomes saves, which the rule-application
+   * count does not show when the continuations are memo hits.
+   */
+  handed = 0;
+  /**
    * How often the fast path took each of its fused shortcuts (direct.ts). A skipped fusion gives the same answer
    * and the same rule-application count, so these are the only place a fusion that stopped applying shows.
    */
@@ -234,7 +242,7 @@ export class Machine<L> {
           if (t.resultList !== undefined) for (const o of t.resultList) res.push(o);
           if (t.key !== undefined) this.remember(t.key, res);
           const parent = stack[stack.length - 1];
-          if (parent) parent.input = res;
+          if (parent) { parent.input = res; this.handed += res.length; }
           else finished = res;
           continue;
         }
@@ -271,10 +279,10 @@ export class Machine<L> {
           const k = st.memo && this.memoOn() ? this.cfgKey(c) : undefined;
           const hit = k === undefined ? undefined : this.recall(k);
           if (k !== undefined) noteMemo(st, hit !== undefined, this.probation);
-          if (hit) { this.memoHits++; this.windowHits++; r = g.next(hit); continue; }
+          if (hit) { this.memoHits++; this.windowHits++; this.handed += hit.length; r = g.next(hit); continue; }
           const d = st.direct ? this.direct(c) : undefined;
           if (st.direct) noteDirect(st, d !== undefined, this.probation);
-          if (d !== undefined) { if (k !== undefined) this.remember(k, d); r = g.next(d); continue; }
+          if (d !== undefined) { if (k !== undefined) this.remember(k, d); this.handed += d.length; r = g.next(d); continue; }
           stack.push(this.newTask(c, k, st));
           pushed = true;
           break;
@@ -324,7 +332,7 @@ export class Machine<L> {
     return {
       key, round: [{ cfg, w: Q.ONE }], at: 0, next: undefined, nextOnly: undefined, nextList: undefined, dfs: undefined,
       nextFuel: cfg.fuel - 1, later: undefined,
-      result: undefined, resultOnly: undefined, resultList: undefined, seenNext: undefined,
+      result: undefined, resultOnly: undefined, resultList: undefined, seenNext: undefined, seenOut: undefined,
       stat, code: cfg.code, gen: undefined, genW: Q.ONE, input: undefined,
     };
   }
@@ -395,7 +403,14 @@ export class Machine<L> {
    */
   private addOut(t: Task<L>, o: Out<L>, w: Q.Rational): void {
     if (t.result === undefined && t.resultOnly === undefined && t.resultList === undefined) { t.resultOnly = { out: o, weight: w }; return; }
-    if (t.stat !== undefined && !t.stat.outMerge) { (t.resultList ??= []).push({ out: o, weight: w }); return; }
+    if (t.stat !== undefined && !t.stat.outMerge) {
+      // Re-checked on a sample, as next-round entries are (`sampled`): a node whose first outcomes all differ may
+      // merge in later calls, and unmerged they multiply: every rule waiting on them runs once per copy, level
+      // after level of a recursion (2^n for n levels) where merged ones cost n + 1.
+      if (!(this.sampled() && this.recurs((t.seenOut ??= new Set()), this.outKey(o)))) { (t.resultList ??= []).push({ out: o, weight: w }); return; }
+      t.stat.outMerge = true;
+      t.stat.outMerges++;
+    }
     if (t.result === undefined) {
       t.result = new Map();
       if (t.resultOnly !== undefined) { t.result.set(this.outKey(t.resultOnly.out), t.resultOnly); t.resultOnly = undefined; }
@@ -414,9 +429,8 @@ export class Machine<L> {
    * a sum), and kept unmerged those would multiply the work exponentially. About one entry in SAMPLE_MASK + 1 is
    * keyed, chosen by a fixed pseudo-random sequence (a regular stride could fall in step with a binary tree's
    * traversal and never see the repeat); a key seen before in the same task is a merge missed, and the node is
-   * merging from then on. Sampling changes only the cost, never an answer. (Outcomes of sub-tasks, `outMerge`,
-   * are not re-checked: kept unmerged they cost a factor per call, and the rounds the caller's continuation goes
-   * to merge again.) @internal (direct.ts)
+   * merging from then on. Sampling changes only the cost, never an answer. Outcomes of sub-tasks (`outMerge`,
+   * `addOut`) are re-checked the same way. @internal (direct.ts)
    */
   sampled(): boolean {
     let x = this.sampleState;
