@@ -184,6 +184,28 @@ describe('depth-first fast path: the same answers as the substitution evaluator'
     }
   });
 
+  // Found the same way (eighth round): memoisation switched off for good at a node whose first 64 lookups all missed.
+  // Here the 64 levels of `warm` each ask their sub-derivations once, with new arguments; past the 64th, the same
+  // derivation was asked for once per outcome of the flip before it, and without the memo each level redid the
+  // one below twice: more than 2,000,000 rule applications at 64 levels where 63 take 11,011.
+  it('a node whose memo lookups missed at first is re-checked: repeated derivations later are memoised again', () => {
+    const levels = 70;
+    const e = program(`let flip = \\u. ${FLIP} in
+      let h = fix (\\h. \\s. \\m. \\n. if n == 0 then 0 else (let b = flip {} in ((h s (m + b * s) (n - 1)) + b) % 3)) in
+      let warm = fix (\\w. \\k. if k == 0 then 0 else ((h 1 (3 * k) 1) + w (k - 1)) % 3) in
+      warm ${levels}`);
+    // Independent: h 1 m 1 is one fair flip, so `warm n` is the sum of n fair flips mod 3.
+    const mass = [0n, 0n, 0n];
+    let c = 1n;
+    for (let k = 0; k <= levels; k++) { mass[k % 3]! += c; c = (c * BigInt(levels - k)) / BigInt(k + 1); }
+    const want = mass.map((m, r) => `[]:${r} ↦ ${Q.show(Q.div(Q.rat(m, 1n), Q.rat(2n ** BigInt(levels), 1n)))}`).sort();
+    for (const direct of [true, false]) {
+      const r = evaluateV2(coin, lat, US.bottom, start, e, 100_000, { direct, maxSteps: 2_000_000 });
+      expect(table(r), `direct ${direct}`).toEqual(want);
+      expect(r.steps, `direct ${direct}`).toBeLessThan(100_000);
+    }
+  });
+
   it('a merging loop is still evaluated by rounds: rule applications grow as N², not as 2^N', () => {
     // (a) of the benchmark: the sum of N flips. Depth first it would be 2^40 paths.
     const n = 40;

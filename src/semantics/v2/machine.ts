@@ -154,6 +154,8 @@ export class Machine<L> {
   /** The same, by object (a primitive returning a shared lambda, e.g. `fromBool`'s, skips `exprId`). */
   private lamByObject: WeakMap<object, LamCode<L>> | undefined;
   private nodeStats: Map<number, NodeStat> | undefined;
+  /** Keys of a sample of the sub-derivations asked for at nodes whose memoisation is off (`memoRecheck`). */
+  private seenSub: Set<string> | undefined;
   private readonly probation: number;
   private windowLookups = 0;
   private windowHits = 0;
@@ -276,7 +278,7 @@ export class Machine<L> {
         } else {
           const c = q.cfg;
           const st = this.statOf(c.code);
-          const k = st.memo && this.memoOn() ? this.cfgKey(c) : undefined;
+          const k = st.memo ? (this.memoOn() ? this.cfgKey(c) : undefined) : this.memoRecheck(st, c);
           const hit = k === undefined ? undefined : this.recall(k);
           if (k !== undefined) noteMemo(st, hit !== undefined, this.probation);
           if (hit) { this.memoHits++; this.windowHits++; this.handed += hit.length; r = g.next(hit); continue; }
@@ -297,6 +299,7 @@ export class Machine<L> {
     this.memoOld = undefined;
     this.idOfKey = undefined;
     this.nodeStats = undefined;
+    this.seenSub = undefined;
     return finished;
   }
 
@@ -479,6 +482,22 @@ export class Machine<L> {
       this.windowHits = 0;
     }
     return true;
+  }
+
+  /**
+   * A node whose memo lookups never hit (`noteMemo`) is re-checked on a sample of its later sub-derivations, as
+   * next-round entries and outcomes are (`sampled`): one in SAMPLE_MASK + 1 is keyed into a bounded sample, and a
+   * key seen before there turns the node's memoisation back on for good (the key is returned, so this one is
+   * stored). Without it a node whose first 64 requests all differed never memoised again, and a recursion that
+   * then asked it the same thing from both outcomes of a premise, level after level, redid 2^k derivations.
+   */
+  private memoRecheck(st: NodeStat, c: Cfg<L>): string | undefined {
+    if (!this.sampled()) return undefined;
+    const k = this.cfgKey(c);
+    if (!this.recurs((this.seenSub ??= new Set()), k)) return undefined;
+    st.memo = true;
+    st.hits++;
+    return k;
   }
 
   private recall(k: string): readonly WOut<L>[] | undefined {
