@@ -75,6 +75,29 @@ describe('v2 heuristics change the cost, never the answer', () => {
     expect(table(evaluateV2(coin, lat, US.bottom, start, program(programs[0]![1]), 4000))).toEqual(['[]:"x0" ↦ 1/2', '[]:"x1" ↦ 1/2']);
   });
 
+  // Found by mutation testing (docs/mutation.md, machine.ts 470–840): nothing checked that the memo is bounded (its
+  // two generations) or that `peakMemo` reports it; a memo that never rotated, or a peak never recorded, passed.
+  it('the memo is bounded by its two generations, peakMemo reports the peak, and the answer does not depend on it', () => {
+    const n = 30;
+    const e = program(`let go = fix (\\loop. \\n. \\acc. if n == 0 then acc else loop (n - 1) (acc + ${FLIP})) in go ${n} 0`);
+    const want = Array.from({ length: n + 1 }, (_, k) => {
+      let c = 1n;
+      for (let i = 0; i < k; i++) c = (c * BigInt(n - i)) / BigInt(i + 1);
+      return `[]:${k} ↦ ${Q.show(Q.div(Q.rat(c, 1n), Q.rat(2n ** BigInt(n), 1n)))}`;
+    }).sort();
+    for (const direct of [true, false]) {
+      const unbounded = evaluateV2(coin, lat, US.bottom, start, e, 100_000, { direct });
+      expect(table(unbounded)).toEqual(want);
+      expect(unbounded.memoHits).toBeGreaterThan(0);
+      // More than 2 × 8 entries are stored when nothing is dropped: the bound below is not met by accident.
+      expect(unbounded.peakMemo).toBeGreaterThan(100);
+      const bounded = evaluateV2(coin, lat, US.bottom, start, e, 100_000, { direct, memoGeneration: 8 });
+      expect(table(bounded)).toEqual(want);
+      // Two generations of at most 8, and both were full at some point.
+      expect(bounded.peakMemo).toBe(16);
+    }
+  });
+
   it('maxOutcomes counts distinct configurations even when entries are kept unkeyed', () => {
     // Rounds: at most 2^7 distinct strings; after the collapse 2^8 unkeyed entries but 2 distinct configurations.
     const e = program(programs[0]![1]);
