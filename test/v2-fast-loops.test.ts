@@ -86,8 +86,25 @@ describe('v2 fast path (fused if, curried applications, inline quick code) = the
     'let g = \\a. \\b. a in (g (["U"]:1)) 2', '(\\a. \\b. a) 1', '(1 2) 3', '((\\a. a) 1) 2',
     // one literal node evaluated at two pcs in one run (its shared value is per pc)
     'let f = \\x. 1 in [f 0, (["S"]:f) 0, f 0]', 'let f = \\x. x + 1 in [f 0, (["U"]:f) 0]',
+    // found by mutation testing of direct.ts 507–714 (docs/mutation.md, run 7): an index frame whose index reads the
+    // environment (the frame keeps it for that premise), and the index premise at its fuel boundary (an index
+    // needing more fuel than the target)
+    'let i = 1 in ((\\x. x) [10, 20]).[i]', '((\\x. x) [10, 20]).[(\\y. y) 1]', 'let a = [10, ["U"]:20] in ((\\x. x) a).[(\\y. y) 1]',
+    '((\\x. x) [10, 20]).[(\\y. (\\z. (\\u. (\\t. (\\s. s) t) u) z) y) 1]',
   ])('%s', (src) => {
     sameAsSpec(coin, src, 16);
+  });
+
+  it('the fused fix reads a deep argument at its fuel boundary (found by mutation testing, run 7)', () => {
+    // `x x v` reads v (fuel ≥ its depth: 12 for [[[[[1]]]]], whose literal needs only 6). A body that reads v again
+    // runs out there anyway; this one stops on the conversation instead (the model answers 1, then 0), so only that
+    // read can run out on the second call.
+    const twice = standardModel('one-then-zero', (ms) => [[ms.length < 3 ? '1' : '0', Q.ONE]]);
+    // The fixed function is not curried (its body is an application, not a lambda), so the fused fix keeps a frame
+    // for that read (FIX_ARG); the curried form reads it on the general path.
+    for (const src of ['let g = fix (\\g. (\\u. \\v. if (@"q").[1] == 1 then g v else 0) 0) in g [[[[[1]]]]]', 'let g = fix (\\g. \\v. if (@"q").[1] == 1 then g v else 0) in g [[[[[1]]]]]']) {
+      expect(sameAsSpec(twice, src, 40), src).toBeGreaterThan(0);
+    }
   });
 
   it('out of fuel at every step of a small counter loop, at three pcs', () => {
