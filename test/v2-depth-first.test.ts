@@ -20,6 +20,7 @@ import { STANDARD_PRIMS } from '../src/semantics/prims.ts';
 import type { PlainValue } from '../src/syntax/ast.ts';
 import { failureKey } from '../src/semantics/config.ts';
 import { render } from './helpers/render.ts';
+import { binomials, flipSumRows } from './helpers/closed-forms.ts';
 
 const lat = powersetUS;
 const coin = coinModel(Q.rat(1, 2));
@@ -142,11 +143,7 @@ describe('depth-first fast path: the same answers as the substitution evaluator'
     for (const [p1, p2] of [[7, 8], [8, 12]] as const) {
       const e = program(late(p1, p2));
       // The sum of p2 fair flips (the string is dropped at n = p2): binomial weights C(p2, k) / 2^p2.
-      const want = Array.from({ length: p2 + 1 }, (_, k) => {
-        let c = 1n;
-        for (let i = 0; i < k; i++) c = (c * BigInt(p2 - i)) / BigInt(i + 1);
-        return `[]:${k} ↦ ${Q.show(Q.div(Q.rat(c, 1n), Q.rat(2n ** BigInt(p2), 1n)))}`;
-      }).sort();
+      const want = flipSumRows(p2);
       for (const direct of [true, false]) {
         const r = evaluateV2(coin, lat, US.bottom, start, e, 100_000, { direct, maxSteps: 1_000_000 });
         expect(table(r), `P = ${p1} + ${p2}, direct ${direct}`).toEqual(want);
@@ -169,11 +166,7 @@ describe('depth-first fast path: the same answers as the substitution evaluator'
     const want: string[] = [];
     for (let bits = 0; bits < 128; bits++) {
       const s = bits.toString(2).padStart(7, '0');
-      let c = 1n;
-      for (let k = 0; k <= n; k++) {
-        want.push(`[]:[[]:"${s}", []:${k}] ↦ ${Q.show(Q.div(Q.rat(c, 1n), Q.rat(2n ** BigInt(n + 7), 1n)))}`);
-        c = (c * BigInt(n - k)) / BigInt(k + 1);
-      }
+      binomials(n).forEach((c, k) => want.push(`[]:[[]:"${s}", []:${k}] ↦ ${Q.show(Q.div(Q.rat(c, 1n), Q.rat(2n ** BigInt(n + 7), 1n)))}`));
     }
     want.sort();
     for (const direct of [true, false]) {
@@ -196,8 +189,7 @@ describe('depth-first fast path: the same answers as the substitution evaluator'
       warm ${levels}`);
     // Independent: h 1 m 1 is one fair flip, so `warm n` is the sum of n fair flips mod 3.
     const mass = [0n, 0n, 0n];
-    let c = 1n;
-    for (let k = 0; k <= levels; k++) { mass[k % 3]! += c; c = (c * BigInt(levels - k)) / BigInt(k + 1); }
+    binomials(levels).forEach((c, k) => { mass[k % 3]! += c; });
     const want = mass.map((m, r) => `[]:${r} ↦ ${Q.show(Q.div(Q.rat(m, 1n), Q.rat(2n ** BigInt(levels), 1n)))}`).sort();
     for (const direct of [true, false]) {
       const r = evaluateV2(coin, lat, US.bottom, start, e, 100_000, { direct, maxSteps: 2_000_000 });
