@@ -23,6 +23,7 @@ const include = [
   'test/v2-prims-fast.test.ts',
   'test/v2-limits.test.ts',
   'test/v2-adaptive.test.ts',
+  'test/v2-cost.test.ts',
   'test/v2-depth.test.ts',
   'test/v2-reuse.test.ts',
   'test/semantics-examples.test.ts',
