@@ -53,6 +53,15 @@ describe.each(ENGINES)('engine %s: maxOutcomes bounds the partial runs of a lite
     expect((err as BudgetExceeded).message).toMatch(/outcome limit reached .*500/);
   });
 
+  // Found by mutation testing (machine.ts 400–502, docs/mutation.md run 8): the limit on a task's result was only met
+  // where a round or a literal's frontier reached it first. Here every round holds at most two configurations while
+  // the result collects eight outcomes (0 … 6 and 99), one per iteration.
+  it('a result of exactly maxOutcomes distinct outcomes is allowed; one more than the limit stops', () => {
+    const src = 'let go = fix (\\go. \\n. if (fork @"flip").[1] == 1 then n else if n == 6 then 99 else go (n + 1)) in go 0';
+    expect(entries(run(src, { engine, maxOutcomes: 8 }).finals)).toHaveLength(8);
+    expect(() => run(src, { engine, maxOutcomes: 7 })).toThrow(/outcome limit reached .*7/);
+  });
+
   it('the literal of 30 branching elements that exhausted the heap on v2 stops at maxOutcomes = 500', () => {
     expect(() => run(`[${Array.from({ length: 30 }, (_, i) => `@"e${i}"`).join(', ')}]`, { engine, maxOutcomes: 500 })).toThrow(/outcome limit reached/);
   });
