@@ -532,7 +532,17 @@ export class Machine<L> {
   }
 
   valueId(v: V2<L>): number {
-    if (v.id !== 0) return v.id;
+    const id = v.id;
+    return id !== 0 ? id : this.newValueId(v);
+  }
+
+  /**
+   * `valueId`'s slow path, a value not keyed yet: its key from its label and the ids of its parts, interned.
+   * Kept out of `valueId` (and loops rather than `map`/`join`), so that the optimised code of the key builders
+   * that call it (`cfgKey`, `outKey`) stays small and does not depend on the element kinds of value arrays:
+   * inlined, it made `cfgKey` be compiled three times in a short evaluation (docs/evaluator-v2.md, "Cold evaluations").
+   */
+  private newValueId(v: V2<L>): number {
     const l = this.ev.labelKey(v.label);
     const b = v.body;
     let k: string;
@@ -541,13 +551,25 @@ export class Machine<L> {
       case 'str': k = `${l}q${JSON.stringify(b.value)}`; break;
       case 'bool': k = `${l}${b.value ? 't' : 'f'}`; break;
       case 'null': k = `${l}N`; break;
-      case 'clo': k = `${l}c${b.code.id}(${b.env.map((x) => this.valueId(x)).join(',')})`; break;
-      case 'record': k = `${l}r${b.fields.map((f) => `${JSON.stringify(f.name)}=${this.valueId(f.expr)}`).join(',')}`; break;
-      case 'array': k = `${l}y${b.elems.map((x) => this.valueId(x)).join(',')}`; break;
+      case 'clo': k = `${l}c${b.code.id}(${this.idList(b.env)})`; break;
+      case 'record': {
+        k = `${l}r`;
+        const fs = b.fields;
+        for (let i = 0; i < fs.length; i++) k += `${i === 0 ? '' : ','}${JSON.stringify(fs[i]!.name)}=${this.valueId(fs[i]!.expr)}`;
+        break;
+      }
+      case 'array': k = `${l}y${this.idList(b.elems)}`; break;
       default: return absurd(b);
     }
     v.id = this.intern(k);
     return v.id;
+  }
+
+  /** The ids of `vs`, comma-separated. */
+  private idList(vs: readonly V2<L>[]): string {
+    let k = '';
+    for (let i = 0; i < vs.length; i++) k += i === 0 ? `${this.valueId(vs[i]!)}` : `,${this.valueId(vs[i]!)}`;
+    return k;
   }
 
   private convKey(c: Conv<L>): string {
