@@ -519,18 +519,6 @@ export class Machine<L> {
   // ------------------------------------------------------------------------------------------
   // Keys (hash-consing of values; configurations keyed by the slots their code reads).
 
-  private intern(k: string): number {
-    const table = (this.idOfKey ??= new Map());
-    let id = table.get(k);
-    if (id === undefined) {
-      // Bounded: forgetting an id only costs merges (a fresh id is never reused for another key).
-      if (table.size >= 4 * this.opts.memoGeneration) table.clear();
-      id = this.nextValueId++;
-      table.set(k, id);
-    }
-    return id;
-  }
-
   valueId(v: V2<L>): number {
     const id = v.id;
     return id !== 0 ? id : this.newValueId(v);
@@ -538,9 +526,11 @@ export class Machine<L> {
 
   /**
    * `valueId`'s slow path, a value not keyed yet: its key from its label and the ids of its parts, interned.
-   * Kept out of `valueId` (and loops rather than `map`/`join`), so that the optimised code of the key builders
-   * that call it (`cfgKey`, `outKey`) stays small and does not depend on the element kinds of value arrays:
-   * inlined, it made `cfgKey` be compiled three times in a short evaluation (docs/evaluator-v2.md, "Cold evaluations").
+   * Kept out of `valueId`, with the interning written in (and loops rather than `map`/`join`), so that V8 does not
+   * inline it into the key builders that call it (`cfgKey`, `outKey`; it is over V8's 460-byte inlining limit):
+   * inlined, its reads of every kind of value body made `cfgKey` deoptimise and be compiled again each time a
+   * new kind of value was first keyed, three compile jobs in a short evaluation (docs/evaluator-v2.md,
+   * "Cold evaluations").
    */
   private newValueId(v: V2<L>): number {
     const l = this.ev.labelKey(v.label);
@@ -561,8 +551,17 @@ export class Machine<L> {
       case 'array': k = `${l}y${this.idList(b.elems)}`; break;
       default: return absurd(b);
     }
-    v.id = this.intern(k);
-    return v.id;
+    // Interned: equal keys, equal ids. Bounded: forgetting an id only costs merges (a fresh id is never reused
+    // for another key).
+    const table = (this.idOfKey ??= new Map());
+    let id = table.get(k);
+    if (id === undefined) {
+      if (table.size >= 4 * this.opts.memoGeneration) table.clear();
+      id = this.nextValueId++;
+      table.set(k, id);
+    }
+    v.id = id;
+    return id;
   }
 
   /** The ids of `vs`, comma-separated. */
