@@ -105,3 +105,45 @@ describe('v2 heuristics change the cost, never the answer', () => {
     }
   });
 });
+
+// Found by mutation testing of the rules and their bookkeeping (docs/mutation.md, run 9: machine.ts 870–1188).
+describe('the rules run as generators, and the per-node switches switch', () => {
+  // The fast path does Recv by hand, so with it on the generator's side condition (pc ⊑ the conversation's label)
+  // was never run: a Recv that ignored it survived.
+  it.each(['recv', '[1, recv]', 'fork recv', '(\\x. recv) 1', '{a: recv}.a'])('%s at a raised pc: stuck at Recv in the general machine as in the spec', (src) => {
+    const e = program(src);
+    for (const pc of [US.U, US.bottom]) {
+      const spec = table(evaluate(coin, lat, pc, start, e, 20, { engine: 'substitution' }));
+      if (pc === US.U) expect(spec.some((l) => l.startsWith('stuck Recv: pc'))).toBe(true);
+      expect(table(evaluateV2(coin, lat, pc, start, e, 20, { direct: false }))).toEqual(spec);
+      expect(table(evaluateV2(coin, lat, pc, start, e, 20))).toEqual(spec);
+    }
+  });
+
+  // A node whose fast-path attempts only give up (the flip's sub-derivation branches), or whose memo never hits
+  // (every key holds a new counter value), is switched off after `probation` tries. Nothing observed that: a
+  // switch that never tripped cost a give-up (or a memo entry) per iteration, and survived. Observed here as
+  // counts that stop growing with the loop's length.
+  it('give-ups of the fast path stop growing with the loop once its nodes are switched off', () => {
+    const loop = (n: number) => program(`let go = fix (\\loop. \\n. \\acc. if n == 0 then acc else loop (n - 1) (acc + ${FLIP})) in go ${n} 0`);
+    const short = evaluateV2(coin, lat, US.bottom, start, loop(40), 100_000, { probation: 8 });
+    const long = evaluateV2(coin, lat, US.bottom, start, loop(160), 1_000_000, { probation: 8 });
+    expect(table(short)).toEqual(flipSumRows(40));
+    expect(table(long)).toEqual(flipSumRows(160));
+    expect(short.directRuns).toBeGreaterThan(0);
+    // Fewer give-ups than iterations, and four times the loop adds at most one more probation's worth.
+    expect(short.directBails).toBeLessThan(40);
+    expect(long.directBails).toBeLessThanOrEqual(short.directBails + 8);
+  });
+
+  it('memo entries of nodes whose lookups never hit stop growing with the loop', () => {
+    const count = (n: number) => program(`let count = fix (\\f. \\n. \\acc. if n == 0 then acc else f (n - 1) (acc + 1)) in count ${n} 0`);
+    const short = evaluateV2(coin, lat, US.bottom, start, count(40), 100_000, { direct: false, probation: 8 });
+    const long = evaluateV2(coin, lat, US.bottom, start, count(160), 100_000, { direct: false, probation: 8 });
+    expect(table(short)).toEqual(['[]:40 ↦ 1']);
+    expect(table(long)).toEqual(['[]:160 ↦ 1']);
+    expect(short.memoHits).toBe(0);
+    expect(short.peakMemo).toBeGreaterThan(0);
+    expect(long.peakMemo).toBeLessThanOrEqual(short.peakMemo + 8);
+  });
+});
