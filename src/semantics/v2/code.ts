@@ -48,17 +48,6 @@ export type LamCode<L> = Code<L> & { readonly k: 'lam' };
 
 let nextId = 1;
 
-/**
- * Every node gets every kind's fields, in this order (those of other kinds undefined): V8 then sees ONE
- * object shape for all code, so the evaluators' reads of `k`, `quick`, `fn`, … stay monomorphic instead of
- * megamorphic (≈ 17 % less CPU on a deterministic loop, docs/benchmarks.md "deterministic loops and depth").
- */
-const UNIFORM = {
-  k: '', slot: -1, name: '', src: undefined, body: undefined, caps: undefined, capNames: undefined, fn: undefined,
-  arg: undefined, label: undefined, e: undefined, names: undefined, elems: undefined, target: undefined, index: undefined,
-  fast: undefined, merged: undefined,
-} as const;
-
 /** Compiled closed expressions (the top-level program, parsed responses, lambdas inside values). */
 const CLOSED = new WeakMap<object, Code<unknown>>();
 
@@ -125,21 +114,6 @@ function usesOf<L>(e: Expr<L>, scope: readonly string[], fv: Map<Expr<L>, readon
 
 const bySlot = (a: number, b: number): number => a - b;
 
-/** A compiled node: its id is taken after its children's (post-order), as they are compiled first. */
-function mk<L>(e: Expr<L>, scope: readonly string[], fv: Map<Expr<L>, readonly string[]>, c: object, quick: boolean): Code<L> {
-  // Every node has every kind's fields in one order (UNIFORM's): one V8 shape, monomorphic reads in the loops.
-  // One literal rather than `Object.assign({ …, ...UNIFORM }, c)`: about half the compile time of a generated program.
-  const o = c as Fields;
-  return {
-    id: nextId++, uses: usesOf(e, scope, fv), quick, k: o.k, slot: o.slot ?? -1, name: o.name ?? '', src: o.src, body: o.body,
-    caps: o.caps, capNames: o.capNames, fn: o.fn, arg: o.arg, label: o.label, e: o.e, names: o.names, elems: o.elems,
-    target: o.target, index: o.index, fast: undefined, merged: undefined,
-  } as unknown as Code<L>;
-}
-
-/** Every kind's fields (UNIFORM's keys), as `mk` reads them from a node's own ones. */
-type Fields = { readonly [K in keyof typeof UNIFORM]?: K extends 'k' ? string : K extends 'slot' ? number : K extends 'name' ? string : unknown } & { readonly k: string };
-
 function compileAll<L>(xs: readonly Expr<L>[], scope: readonly string[], fv: Map<Expr<L>, readonly string[]>): Code<L>[] {
   const out = new Array<Code<L>>(xs.length);
   for (let i = 0; i < xs.length; i++) out[i] = compile(xs[i]!, scope, fv);
@@ -155,45 +129,61 @@ function allQuick<L>(cs: readonly Code<L>[]): boolean {
  * Compile `e` in a scope (`scope[i]` is the name held in slot `i`). Recursion follows the AST's depth,
  * which the parser and generators keep small; evaluation itself never recurses on the JS stack.
  * (No closures are created per call: compiling is on the path of every evaluation of a fresh program.)
+ *
+ * The node is built by ONE object literal at the end, with every kind's fields in one order (those of other
+ * kinds undefined): V8 then sees one shape for all code, so the evaluators' reads of `k`, `quick`, `fn`, … stay
+ * monomorphic instead of megamorphic (≈ 17 % less CPU on a deterministic loop, docs/benchmarks.md
+ * "deterministic loops and depth"). One literal, not one per kind (or a helper called from every case), also keeps this
+ * function small for V8's optimising compiler, which runs while a suite's first cases are evaluated
+ * (docs/evaluator-v2.md, "Cold evaluations"). Its id is taken after its children's (post-order).
  */
 function compile<L>(e: Expr<L>, scope: readonly string[], fv: Map<Expr<L>, readonly string[]>): Code<L> {
+  let k: string, quick: boolean, slot = -1, name = '';
+  let src: LamE<L> | undefined, body: Code<L> | undefined, caps: number[] | undefined, capNames: string[] | undefined;
+  let fn: Code<L> | undefined, arg: Code<L> | undefined, label: unknown, lit: Expr<L> | undefined, names: string[] | undefined;
+  let elems: Code<L>[] | undefined, target: Code<L> | undefined, index: Code<L> | undefined;
   switch (e.kind) {
     case 'var': {
-      const s = scope.indexOf(e.name);
-      return s >= 0 ? mk(e, scope, fv, { k: 'var', slot: s, name: e.name }, true) : mk(e, scope, fv, { k: 'free', name: e.name }, true);
+      slot = scope.indexOf(e.name);
+      k = slot >= 0 ? 'var' : 'free';
+      name = e.name; quick = true;
+      break;
     }
     case 'lam': {
-      const capNames: string[] = [];
+      capNames = [];
       for (const x of fv.get(e)!) if (scope.indexOf(x) >= 0) capNames.push(x);
-      const body = compile(e.body, [e.param, ...capNames], fv);
-      const caps = new Array<number>(capNames.length);
+      body = compile(e.body, [e.param, ...capNames], fv);
+      caps = new Array<number>(capNames.length);
       for (let i = 0; i < capNames.length; i++) caps[i] = scope.indexOf(capNames[i]!);
-      return mk(e, scope, fv, { k: 'lam', src: e, body, caps, capNames }, true);
+      k = 'lam'; src = e; quick = true;
+      break;
     }
-    case 'app': { const fn = compile(e.fn, scope, fv); const arg = compile(e.arg, scope, fv); return mk(e, scope, fv, { k: 'app', fn, arg }, false); }
-    case 'send': return mk(e, scope, fv, { k: 'send', arg: compile(e.arg, scope, fv) }, false);
-    case 'recv': return mk(e, scope, fv, { k: 'recv' }, false);
-    case 'fork': return mk(e, scope, fv, { k: 'fork', body: compile(e.body, scope, fv) }, false);
-    case 'clear': return mk(e, scope, fv, { k: 'clear' }, false);
-    case 'label': { const body = compile(e.body, scope, fv); return mk(e, scope, fv, { k: 'label', label: e.label, body }, body.quick); }
-    case 'dynlabel': case 'test': case 'assert': case 'endorse': {
-      const label = compile(e.label, scope, fv); const body = compile(e.body, scope, fv);
-      return mk(e, scope, fv, { k: e.kind, label, body }, false);
-    }
-    case 'num': case 'str': case 'bool': case 'null': return mk(e, scope, fv, { k: 'scalar', e }, true);
-    case 'prim': { const arg = compile(e.arg, scope, fv); return mk(e, scope, fv, { k: 'prim', name: e.name, arg }, arg.quick); }
+    case 'app': fn = compile(e.fn, scope, fv); arg = compile(e.arg, scope, fv); k = 'app'; quick = false; break;
+    case 'send': arg = compile(e.arg, scope, fv); k = 'send'; quick = false; break;
+    case 'recv': case 'clear': k = e.kind; quick = false; break;
+    case 'fork': body = compile(e.body, scope, fv); k = 'fork'; quick = false; break;
+    case 'label': body = compile(e.body, scope, fv); k = 'label'; label = e.label; quick = body.quick; break;
+    case 'dynlabel': case 'test': case 'assert': case 'endorse':
+      label = compile(e.label, scope, fv); body = compile(e.body, scope, fv); k = e.kind; quick = false;
+      break;
+    case 'num': case 'str': case 'bool': case 'null': k = 'scalar'; lit = e; quick = true; break;
+    case 'prim': arg = compile(e.arg, scope, fv); k = 'prim'; name = e.name; quick = arg.quick; break;
     case 'record': {
-      const names = new Array<string>(e.fields.length), exprs = new Array<Expr<L>>(e.fields.length);
+      names = new Array<string>(e.fields.length);
+      const exprs = new Array<Expr<L>>(e.fields.length);
       for (let i = 0; i < e.fields.length; i++) { names[i] = e.fields[i]!.name; exprs[i] = e.fields[i]!.expr; }
-      const elems = compileAll(exprs, scope, fv);
-      return mk(e, scope, fv, { k: 'record', names, elems }, allQuick(elems));
+      elems = compileAll(exprs, scope, fv); k = 'record'; quick = allQuick(elems);
+      break;
     }
-    case 'array': { const elems = compileAll(e.elems, scope, fv); return mk(e, scope, fv, { k: 'array', elems }, allQuick(elems)); }
-    case 'field': { const target = compile(e.target, scope, fv); return mk(e, scope, fv, { k: 'field', target, name: e.name }, target.quick); }
-    case 'index': {
-      const target = compile(e.target, scope, fv), index = compile(e.index, scope, fv);
-      return mk(e, scope, fv, { k: 'index', target, index }, target.quick && index.quick);
-    }
+    case 'array': elems = compileAll(e.elems, scope, fv); k = 'array'; quick = allQuick(elems); break;
+    case 'field': target = compile(e.target, scope, fv); k = 'field'; name = e.name; quick = target.quick; break;
+    case 'index':
+      target = compile(e.target, scope, fv); index = compile(e.index, scope, fv); k = 'index'; quick = target.quick && index.quick;
+      break;
     default: return absurd(e);
   }
+  return {
+    id: nextId++, uses: usesOf(e, scope, fv), quick, k, slot, name, src, body, caps, capNames, fn, arg, label, e: lit, names,
+    elems, target, index, fast: undefined, merged: undefined,
+  } as unknown as Code<L>;
 }
