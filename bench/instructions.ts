@@ -4,10 +4,11 @@
  * a 20–50 ms evaluation swing by ±25 % between runs. Counts are reproducible to a few per cent: what varies is
  * when V8's background compiler finishes relative to the main thread.
  *
- * For each program (a bench:eval-v2 shape and size) and each build — commit `--base` (a temporary worktree,
+ * For each program (a bench:eval-v2 shape and size, or a property suite's first N cases) and each build — commit `--base` (a temporary worktree,
  * built there), this checkout (built into dist/), and this checkout under `--no-opt` (no TurboFan: what the
  * optimising compiler costs and gives) — one process evaluates the program `--reps` times under callgrind,
- * and one only loads it (the baseline, subtracted). Threads are counted apart: the main thread (the
+ * and one only loads it (the baseline, subtracted); a suite runs N cases of seed 1 on powerset-us (tuned
+ * profile), the first pass of bench:suites. Threads are counted apart: the main thread (the
  * evaluations themselves, interpreted or optimised) and every other thread (V8's background threads:
  * TurboFan's compile jobs and concurrent garbage collection). Cells are medians over `--runs` processes.
  *
@@ -15,7 +16,8 @@
  * A/B comparisons of cold cost; time is what bench:eval-v2 and bench:jit measure.
  *
  * Flags: --base COMMIT (default HEAD), --runs R (default 3), --reps K (evaluations per process, default 3),
- * --programs coins:20,chain:11,… (shape:N; default the first sizes past 1 s of WebPPL and two longer runs),
+ * --programs coins:20,chain:11,suite:tipni:1000,… (shape:N, or suite:NAME:CASES; default the first sizes past 1 s
+ * of WebPPL, a longer run, and TIPNI's first 1,000 cases),
  * --no-doc. Needs valgrind (Debian: `apt install valgrind`).
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -36,7 +38,7 @@ try {
       base: { type: 'string', default: 'HEAD' },
       runs: { type: 'string', default: '3' },
       reps: { type: 'string', default: '3' },
-      programs: { type: 'string', default: 'coins:20,chain:11,coins:64,counter:100000' },
+      programs: { type: 'string', default: 'coins:20,chain:11,coins:64,suite:tipni:1000' },
       'no-doc': { type: 'boolean', default: false },
     },
   });
@@ -46,13 +48,26 @@ try {
 }
 const flags = parsed.values;
 const RUNS = Number(flags.runs), REPS = Number(flags.reps);
-const PROGRAMS = flags.programs.split(',').map((p) => {
-  const [shape, n] = p.split(':');
-  return { shape: shape ?? '', n: Number(n) };
-});
-const bad = PROGRAMS.find((p) => SHAPES[p.shape] === undefined || !Number.isInteger(p.n) || p.n < 0);
+/** What one measured process runs: `reps` evaluations of a program, or a suite's first `runs` cases. */
+interface Program { readonly label: string; readonly task: (count: number) => object; readonly evaluations: boolean }
+
+function programOf(spec: string): Program | undefined {
+  const parts = spec.split(':');
+  if (parts[0] === 'suite' && parts.length === 3) {
+    const [, suite, runs] = parts as [string, string, string];
+    const n = Number(runs);
+    if (!Number.isInteger(n) || n < 1) return undefined;
+    return { label: `${suite} on powerset-us, first ${n.toLocaleString('en-US')} cases (seed 1)`, task: (k) => ({ suite, lattice: 'powerset-us', runs: k === 0 ? 0 : n }), evaluations: false };
+  }
+  const shape = SHAPES[parts[0] ?? ''], n = Number(parts[1]);
+  if (parts.length !== 2 || shape === undefined || !Number.isInteger(n) || n < 0) return undefined;
+  return { label: `${shape.name}, N = ${n}`, task: (k) => ({ program: shape.llmbda(n), model: shape.model, reps: k }), evaluations: true };
+}
+const SPECS = flags.programs.split(',');
+const PROGRAMS = SPECS.map(programOf);
+const bad = SPECS.find((_, i) => PROGRAMS[i] === undefined);
 if (!Number.isInteger(RUNS) || RUNS < 1 || !Number.isInteger(REPS) || REPS < 1 || bad !== undefined) {
-  process.stderr.write(`bench:instructions: ${bad !== undefined ? `bad program '${bad.shape}:${bad.n}' (shapes: ${Object.keys(SHAPES).join(', ')})` : 'bad --runs or --reps'}\n${USAGE}`);
+  process.stderr.write(`bench:instructions: ${bad !== undefined ? `bad program '${bad}' (shape:N with a shape of ${Object.keys(SHAPES).join(', ')}, or suite:NAME:CASES)` : 'bad --runs or --reps'}\n${USAGE}`);
   process.exit(2);
 }
 if (spawnSync('valgrind', ['--version']).error !== undefined) {
@@ -65,12 +80,12 @@ const CHILD = join(ROOT, 'bench/instructions-child.mjs');
 /** Instructions of one process: the main thread and every other thread. */
 interface Count { readonly main: number; readonly other: number; readonly steps: number }
 
-/** One process under callgrind: `dist`'s evaluator on `program`, `reps` evaluations, under `nodeFlags`. */
-function measure(dist: string, source: string, model: string, reps: number, nodeFlags: readonly string[]): Promise<Count> {
+/** One process under callgrind: `dist`'s package running `task` (bench/instructions-child.mjs), under `nodeFlags`. */
+function measure(dist: string, task: object, nodeFlags: readonly string[]): Promise<Count> {
   const dir = mkdtempSync(join(tmpdir(), 'llmbda-callgrind-'));
   return new Promise((resolve, reject) => {
     const args = ['--tool=callgrind', '--smc-check=all-non-file', '--separate-threads=yes', `--callgrind-out-file=${join(dir, 'cg')}`,
-      process.execPath, ...nodeFlags, CHILD, dist, source, model, String(reps)];
+      process.execPath, ...nodeFlags, CHILD, dist, JSON.stringify(task)];
     const p = spawn('valgrind', args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '', err = '';
     p.stdout.on('data', (d: Buffer) => { out += d.toString(); });
@@ -122,15 +137,13 @@ async function main(): Promise<void> {
       { name: 'now --no-opt', dist: join(ROOT, 'dist'), nodeFlags: ['--no-opt'] },
     ];
     const rows: string[][] = [];
-    for (const p of PROGRAMS) {
-      const shape = SHAPES[p.shape]!;
-      const source = shape.llmbda(p.n);
+    for (const p of PROGRAMS as Program[]) {
       // Per run and build: the evaluations and the load-only baseline, all runs of a program in one pool.
       const jobs: (() => Promise<Count>)[] = [];
       for (let r = 0; r < RUNS; r++) {
         for (const b of builds) {
-          jobs.push(() => measure(b.dist, source, shape.model, REPS, b.nodeFlags));
-          jobs.push(() => measure(b.dist, source, shape.model, 0, b.nodeFlags));
+          jobs.push(() => measure(b.dist, p.task(REPS), b.nodeFlags));
+          jobs.push(() => measure(b.dist, p.task(0), b.nodeFlags));
         }
       }
       const counts = await pool(jobs, Math.max(1, Math.min(2, availableParallelism())));
@@ -145,9 +158,9 @@ async function main(): Promise<void> {
           steps: evs[0]!.steps,
         };
       });
-      log(`  ${p.shape} N = ${p.n}: ${builds.map((b, k) => `${b.name} ${fmtM(cell[k]!.total)}`).join(', ')}`);
+      log(`  ${p.label}: ${builds.map((b, k) => `${b.name} ${fmtM(cell[k]!.total)}`).join(', ')}`);
       const [base, now, noOpt] = cell as [typeof cell[0], typeof cell[0], typeof cell[0]];
-      rows.push([`${shape.name}, N = ${p.n}`, now.steps.toLocaleString('en-US'),
+      rows.push([p.label, p.evaluations ? now.steps.toLocaleString('en-US') : '—',
         `${fmtM(base.main)} / ${fmtM(base.other)} / ${fmtM(base.total)}`,
         `${fmtM(now.main)} / ${fmtM(now.other)} / ${fmtM(now.total)}`,
         `${(now.total / base.total).toFixed(3)}`,
@@ -162,7 +175,7 @@ async function main(): Promise<void> {
       '',
       mdTable(['program', 'rule apps (one evaluation)', `${tree.rev}: main / other threads / total`, 'now: main / other / total', `now / ${tree.rev} (total)`, 'now under --no-opt: main / other / total', 'no-opt saves (of now\'s total)'], rows),
       '',
-      `- Instructions (callgrind, millions) of ${REPS} evaluations in a fresh process, minus a process that only loads the program (the baseline), median over ${RUNS} runs per build. "Main" is the main thread (the evaluations); "other" every other thread, i.e. V8's background threads: TurboFan's compile jobs and concurrent garbage collection. "no-opt saves" is the share of the default build's instructions that a run without TurboFan (\`--no-opt\`, a diagnosis: the package sets no V8 flag) does not execute; negative where optimised code pays.`,
+      `- Instructions (callgrind, millions) of ${REPS} evaluations in a fresh process (or of the suite's cases), minus a process that only loads the program (or the suite), median over ${RUNS} runs per build. "Main" is the main thread (the evaluations); "other" every other thread, i.e. V8's background threads: TurboFan's compile jobs and concurrent garbage collection. "no-opt saves" is the share of the default build's instructions that a run without TurboFan (\`--no-opt\`, a diagnosis: the package sets no V8 flag) does not execute; negative where optimised code pays.`,
     ].join('\n');
     process.stdout.write(`${body}\n`);
     if (!flags['no-doc']) updateDoc('bench:instructions', body);
