@@ -13,7 +13,9 @@
  * TurboFan's compile jobs and concurrent garbage collection). Cells are medians over `--runs` processes.
  *
  * Instructions are a proxy for time, not time: memory stalls and cache misses do not show. Use it for
- * A/B comparisons of cold cost; time is what bench:eval-v2 and bench:jit measure.
+ * A/B comparisons of cold cost; time is what bench:eval-v2 and bench:jit measure. Single runs of one build differ
+ * by up to ≈ 6 % on the merging shapes and ±10 % on straight-line flips (what TurboFan compiles, and when, varies):
+ * compare medians.
  *
  * Flags: --base COMMIT (default HEAD), --runs R (default 3), --reps K (evaluations per process, default 3),
  * --programs coins:20,chain:11,suite:tipni:1000,… (shape:N, or suite:NAME:CASES; default the first sizes past 1 s

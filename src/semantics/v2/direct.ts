@@ -93,8 +93,8 @@ function captureFrom<L>(lam: LamCode<L>, arg: V2<L>, caps: readonly V2<L>[]): V2
  * its two boolean results at ⊥ once made (shared: values are immutable), and its last result `v` with the
  * operands `x`, `y` and the pc it was computed from: the same three again give the same value. A depth-first
  * run meets that often — paths after a choice point share the values bound before it, so in `x1 + … + xN`
- * after N flips the inner sums of consecutive paths are mostly the same (≈ 16–19 % fewer instructions for
- * straight-line flips, N = 14; docs/evaluator-v2.md, "Cold evaluations").
+ * after N flips the inner sums of consecutive paths are mostly the same (straight-line flips, N = 14: ≈ 10–20 %
+ * less CPU in steady state; docs/evaluator-v2.md, "Cold evaluations").
  */
 interface PrimCache<L> {
   readonly m: Machine<L>;
