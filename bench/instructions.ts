@@ -4,8 +4,8 @@
  * a 20–50 ms evaluation swing by ±25 % between runs. Counts are reproducible to a few per cent: what varies is
  * when V8's background compiler finishes relative to the main thread.
  *
- * For each program (a bench:eval-v2 shape and size, or a property suite's first N cases) and each build — commit `--base` (a temporary worktree,
- * built there), this checkout (built into dist/), and this checkout under `--no-opt` (no TurboFan: what the
+ * For each program (a bench:eval-v2 shape and size, or a property suite's first N cases) and each build —
+ * commit `--base` (a temporary worktree, built there), this checkout (built into dist/), and this checkout under `--no-opt` (no TurboFan: what the
  * optimising compiler costs and gives) — one process evaluates the program `--reps` times under callgrind,
  * and one only loads it (the baseline, subtracted); a suite runs N cases of seed 1 on powerset-us (tuned
  * profile), the first pass of bench:suites. Threads are counted apart: the main thread (the
@@ -113,7 +113,10 @@ function measure(dist: string, task: object, nodeFlags: readonly string[]): Prom
   });
 }
 
-/** Run `jobs` at most `width` at a time, results in order. */
+/**
+ * Run `jobs` at most `width` at a time, results in order. (Not bench/lib/pool.ts: that pool keeps long-lived
+ * workers speaking the isolate.ts protocol; each job here is one short valgrind process.)
+ */
 async function pool<T>(jobs: readonly (() => Promise<T>)[], width: number): Promise<T[]> {
   const out = new Array<T>(jobs.length);
   let next = 0;
