@@ -17,7 +17,9 @@ import { evaluate } from '../src/semantics/evaluate.ts';
 import type { PModel } from '../src/semantics/model.ts';
 import { constModel, echoModel } from '../src/semantics/models/index.ts';
 import { closeProgram, loadPrelude } from '../src/semantics/prelude.ts';
-import { serialise } from '../src/semantics/serialise.ts';
+import { serialise, showPlain } from '../src/semantics/serialise.ts';
+import fc from 'fast-check';
+import { rationalArb } from '../src/generators/ast.ts';
 import { STANDARD_PRIMS } from '../src/semantics/prims.ts';
 import { serialiseRoundTrip } from '../properties/syntax.ts';
 import { render } from './helpers/render.ts';
@@ -60,6 +62,16 @@ describe('Serialise law (spec §4): parse(serialise(v)) = v for every label-free
       expect(verdict.ok).toBe(true);
     });
   }
+
+  it('writes a top-level number, boolean or null at once, exactly as the printer does (showPlain)', () => {
+    const scalar: fc.Arbitrary<PlainValue> = fc.oneof(
+      rationalArb().map((value): PlainValue => ({ kind: 'num', value })),
+      fc.boolean().map((value): PlainValue => ({ kind: 'bool', value })),
+      fc.constant<PlainValue>({ kind: 'null' }),
+    );
+    fc.assert(fc.property(scalar, (v) => { expect(serialise(v)).toBe(showPlain(v)); }), { numRuns: 2000 });
+    expect(serialise({ kind: 'num', value: Q.rat(-3, 4) })).toBe('-0.75');
+  });
 
   it('writes strings inside structures with the §2 escapes and quotes non-word field names', () => {
     // Expected texts written by hand from spec §2/§4.

@@ -8,7 +8,7 @@
  * are not words are quoted the same way. Serialise is the core printer with that quoting.
  */
 import type { PlainValue } from '../syntax/ast.ts';
-import { CORE_STYLE, printWith, showSpecString, type PrintStyle } from '../syntax/printer.ts';
+import { CORE_STYLE, printWith, showNumber, showSpecString, type PrintStyle } from '../syntax/printer.ts';
 import type { Lattice } from '../lattice/lattice.ts';
 
 /** A lattice used only to print label-free values (they contain no static labels to show). */
@@ -26,7 +26,17 @@ export function showPlain(v: PlainValue): string {
   return printWith(v, NO_LABELS, SERIALISE_STYLE);
 }
 
-/** The standard `serialise`: a top-level string is sent raw, anything else as `showPlain`. */
+/**
+ * The standard `serialise`: a top-level string is sent raw, anything else as `showPlain` — a number, boolean or
+ * null written at once, as the printer writes a scalar at the top (`str(n)` in a loop serialises a number per
+ * iteration; test/serialise.test.ts compares the two on generated scalars).
+ */
 export function serialise(v: PlainValue): string {
-  return v.kind === 'str' ? v.value : showPlain(v);
+  switch (v.kind) {
+    case 'str': return v.value;
+    case 'num': return showNumber(v.value);
+    case 'bool': return v.value ? 'true' : 'false';
+    case 'null': return 'null';
+    default: return showPlain(v);
+  }
 }
