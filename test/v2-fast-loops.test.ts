@@ -279,3 +279,45 @@ describe('v2 fast path (fused if, curried applications, inline quick code) = the
     }
   });
 });
+
+// A record or array literal (a parsed response `[true, e]` at each `recv`, or a literal in a loop's body) is built once
+// per machine and pc and then reused (Machine.quickValue, `Literal`): the same value, the same rule applications (one
+// per node of the literal, counted each time), and out of fuel exactly where building it would run out.
+describe('v2: a literal built once per machine and pc = the substitution semantics', () => {
+  const LIT = '[1, ["S"]:{a: [2, []], b: "x"}]';
+  it('at every fuel and three pcs: the same literal at two pcs, responses of a model, a deep literal in a loop', () => {
+    // (The second call is nested deeper, so it has less fuel than the first, which built the value: at the fuel where the
+    // literal's deepest node runs out there, only the literal's own threshold stands between the two.)
+    expect(sameAsSpec(coin, `let f = \\u. ${LIT} in [f {}, [[f {}]], ["S"]:(f {}), ["U"]:(f {})]`, 40)).toBeGreaterThan(0);
+    sameAsSpec(coin, `let go = fix (\\loop. \\n. \\acc. if n == 0 then acc else loop (n - 1) [n, ["U"]:[[]], ${LIT}]) in go 3 0`, 110);
+    // Responses (a coin's, and deeper literals read at the conversation's label): the paths branch, so the general
+    // machine's merges change its rule-application count; the outcomes must be the spec's at every fuel.
+    const deep = standardModel('deep-literal', () => [['[["S"]:{a: [1, [true]]}, "r"]', Q.rat(1, 3)], ['[2]', Q.rat(2, 3)]]);
+    const branching: [PModel, string, number][] = [
+      [coin, 'let go = fix (\\loop. \\n. \\acc. if n == 0 then acc else loop (n - 1) (acc + (fork @"flip").[1])) in go 3 0', 90],
+      [deep, 'let go = fix (\\loop. \\n. \\acc. if n == 0 then acc else loop (n - 1) [acc, (fork @"q").[1]]) in go 2 0', 60],
+    ];
+    for (const [model, src, upTo] of branching) {
+      for (const pc of [US.bottom, US.U, US.S] as const) {
+        for (let fuel = 1; fuel <= upTo; fuel++) {
+          const spec = run(model, src, pc, fuel, 'substitution').rows;
+          expect(run(model, src, pc, fuel, 'v2').rows, `${src} at pc ${lat.show(pc)}, fuel ${fuel}`).toEqual(spec);
+          expect(run(model, src, pc, fuel, 'v2-general').rows, `${src} at pc ${lat.show(pc)}, fuel ${fuel}, general`).toEqual(spec);
+        }
+      }
+    }
+  });
+
+  it('costs one rule application per node of the literal each time it is evaluated, reused or not', () => {
+    // `[f {}, …, f {}]` with k calls: each more call is App, the read of f, `{}` and f's body. With the literal
+    // (8 nodes: ArrayCons, 1, Labelled, RecordCons, ArrayCons, 2, ArrayNil, "x") as the body instead of a scalar
+    // (one node), each call costs 7 more: the first call builds it, the others reuse it.
+    const steps = (body: string, k: number, direct: boolean): number => {
+      const src = `let f = \\u. ${body} in [${Array.from({ length: k }, () => 'f {}').join(', ')}]`;
+      return evaluateV2(coin, lat, US.bottom, start, closeProgram(parse(src, lat), loadPrelude(lat, coin.preludeSource)), 1000, { direct }).steps;
+    };
+    for (const direct of [true, false]) {
+      for (const k of [1, 2, 3, 5]) expect(steps(LIT, k, direct) - steps('0', k, direct), `k = ${k}, direct ${direct}`).toBe(7 * k);
+    }
+  });
+});
