@@ -693,24 +693,13 @@ export class Machine<L> {
       }
       case 'record': case 'array': {
         if (code.elems.length === 0) return code.k === 'record' ? this.unit(pc) : this.val(pc, { kind: 'array', elems: [] });
-        // A literal (a parsed response `[true, e]` at each `recv`): built once per machine and pc (values are
-        // immutable), its rule applications counted each time, at any fuel that lets it succeed (`lit.need`).
-        let lit = code.fast as Literal<L> | undefined;
-        if (lit === undefined) code.fast = lit = literalOf(code);
-        if (lit !== NOT_LITERAL && lit.m === this && lit.pc === pc && fuel >= lit.need) {
-          const n = lit.steps - 1;
-          if (this.steps + n <= this.opts.maxSteps) this.steps += n; else for (let i = 0; i < n; i++) this.tick();
-          return lit.v!;
-        }
         const vs: V2<L>[] = [];
         for (const c of code.elems) {
           const o = this.quickValue(pc, c, env, f);
           if (isFailure(o)) return o;
           vs.push(o);
         }
-        const v = this.aggregate(pc, code, vs);
-        if (lit !== NOT_LITERAL) { lit.m = this; lit.pc = pc; lit.v = v; }
-        return v;
+        return this.aggregate(pc, code, vs);
       }
       case 'field': {
         const o = this.quickValue(pc, code.target, env, f);
@@ -1198,39 +1187,6 @@ function bodyEnv<L>(arg: V2<L>, caps: readonly V2<L>[]): V2<L>[] {
 }
 
 /** A failure (out of fuel, stuck) as opposed to a runtime value: values have no `kind`. */
-/**
- * A non-empty record or array literal whose elements are scalars, `{}`, `[]`, static labels and literals again
- * (what a parsed response is): the fuel `Machine.quickValue` needs to evaluate it (the deepest path, one per
- * node) and the rule applications that takes (one per node); with the value last built, per machine and pc.
- * Cached in the node's `fast` slot; other record and array nodes hold `NOT_LITERAL` there.
- */
-interface Literal<L> { readonly need: number; readonly steps: number; m: Machine<L> | undefined; pc: L | undefined; v: V2<L> | undefined }
-const NOT_LITERAL: Literal<never> = { need: Infinity, steps: 0, m: undefined, pc: undefined, v: undefined };
-
-function literalOf<L>(code: Code<L>): Literal<L> {
-  const shape = literalShape(code);
-  return shape === undefined ? NOT_LITERAL : { need: shape[0], steps: shape[1], m: undefined, pc: undefined, v: undefined };
-}
-
-/** [need, steps] of a literal subtree as `quickValue` evaluates it, or undefined when it is not one. */
-function literalShape<L>(code: Code<L>): [number, number] | undefined {
-  switch (code.k) {
-    case 'scalar': return [1, 1];
-    case 'label': { const b = literalShape(code.body); return b === undefined ? undefined : [1 + b[0], 1 + b[1]]; }
-    case 'record': case 'array': {
-      let need = 0, steps = 1;
-      for (const c of code.elems) {
-        const e = literalShape(c);
-        if (e === undefined) return undefined;
-        if (e[0] > need) need = e[0];
-        steps += e[1];
-      }
-      return [1 + need, steps];
-    }
-    default: return undefined;
-  }
-}
-
 function isFailure<L>(x: V2<L> | Failure): x is Failure {
   return (x as { readonly kind?: unknown }).kind !== undefined;
 }
