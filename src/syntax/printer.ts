@@ -188,7 +188,6 @@ export function showString(s: string): string {
   return PLAIN.test(s) ? `"${s}"` : quoteWith(s, (cp) => isControl(cp) || cp === 0x2028 || cp === 0x2029 || (cp >= 0xd800 && cp <= 0xdfff));
 }
 
-
 /**
  * A double-quoted string literal with exactly the escapes spec §4 lists for `serialise`: `\"`, `\\`,
  * `\{`, `\}`, `\n`, `\t`, `\r`, and `\u{hex}` for the other control characters (U+0000–U+001F,
