@@ -8,7 +8,7 @@
  * are not words are quoted the same way. Serialise is the core printer with that quoting.
  */
 import type { PlainValue } from '../syntax/ast.ts';
-import { CORE_STYLE, printWith, showNumber, showSpecString, type PrintStyle } from '../syntax/printer.ts';
+import { CORE_STYLE, printWith, showScalar, showSpecString, type PrintStyle } from '../syntax/printer.ts';
 import type { Lattice } from '../lattice/lattice.ts';
 
 /** A lattice used only to print label-free values (they contain no static labels to show). */
@@ -32,11 +32,5 @@ export function showPlain(v: PlainValue): string {
  * iteration; test/serialise.test.ts compares the two on generated scalars).
  */
 export function serialise(v: PlainValue): string {
-  switch (v.kind) {
-    case 'str': return v.value;
-    case 'num': return showNumber(v.value);
-    case 'bool': return v.value ? 'true' : 'false';
-    case 'null': return 'null';
-    default: return showPlain(v);
-  }
+  return v.kind === 'str' ? v.value : (showScalar(v, showSpecString) ?? showPlain(v));
 }

@@ -102,14 +102,8 @@ export function printWith<L>(e: Expr<L>, lattice: LabelOps<L>, style: PrintStyle
   // label, `:`, the literal, exactly as the Printer writes it (a scalar never needs parentheses after `l:`;
   // test/printer-scalar.test.ts compares the two on generated values).
   if (e.kind === 'label' && style === CORE_STYLE) {
-    const b = e.body;
-    switch (b.kind) {
-      case 'num': return `${lattice.show(e.label)}:${showNumber(b.value)}`;
-      case 'str': return `${lattice.show(e.label)}:${showString(b.value)}`;
-      case 'bool': return `${lattice.show(e.label)}:${b.value ? 'true' : 'false'}`;
-      case 'null': return `${lattice.show(e.label)}:null`;
-      default: break;
-    }
+    const k = showScalar(e.body, showString);
+    if (k !== undefined) return `${lattice.show(e.label)}:${k}`;
   }
   return new Printer(lattice, style).top(e);
 }
@@ -143,6 +137,20 @@ export function showNumber(r: Rational): string {
   const abs = n < 0n ? -n : n;
   const digits = ((abs * 10n ** BigInt(k)) / d).toString().padStart(k + 1, '0');
   return `${n < 0n ? '-' : ''}${digits.slice(0, -k)}.${digits.slice(-k)}`;
+}
+
+/**
+ * A scalar literal's text — a number, a string quoted by `quote`, `true`/`false`, `null` — or undefined for any other
+ * form. The Printer writes every scalar this way, and so do the shortcuts that skip it (`printWith`, `serialise`).
+ */
+export function showScalar<L>(e: Expr<L>, quote: (s: string) => string): string | undefined {
+  switch (e.kind) {
+    case 'num': return showNumber(e.value);
+    case 'str': return quote(e.value);
+    case 'bool': return e.value ? 'true' : 'false';
+    case 'null': return 'null';
+    default: return undefined;
+  }
 }
 
 /** Control characters (U+0000–U+001F, U+007F–U+009F): always written as `\u{hex}`. */
@@ -373,14 +381,8 @@ class Printer<L> {
         return [task(e.label, Level.Add, false), ' ? ', task(e.body, Level.Add, rightOpen)];
       case 'assert': case 'endorse':
         return [`${e.kind} `, task(e.label, Level.Prefix, false), ' ', task(e.body, Level.Prefix, rightOpen)];
-      case 'num':
-        return [showNumber(e.value)];
-      case 'str':
-        return [this.quote(e.value)];
-      case 'bool':
-        return [e.value ? 'true' : 'false'];
-      case 'null':
-        return ['null'];
+      case 'num': case 'str': case 'bool': case 'null':
+        return [showScalar(e, this.quote)!];
       case 'prim':
         return [`prim ${this.quote(e.name)} `, task(e.arg, Level.Prefix, rightOpen)];
       case 'record': {
