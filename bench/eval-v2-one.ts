@@ -19,9 +19,12 @@ import { failureKey } from '../src/semantics/config.ts';
 import { SHAPES } from './eval-v2-shapes.ts';
 import { median } from './lib/stats.ts';
 
-/** `v2-general`: v2 without its deterministic fast path (`direct: false`), to measure what the fast path gives. */
+/**
+ * `v2-general`: v2 without its deterministic fast path (`direct: false`), to measure what the fast path gives;
+ * `v2-rounds`: v2 without frontier runs (`frontier: false`: round entries taken apart by the general machine).
+ */
 const task = JSON.parse(process.argv[2] ?? '{}') as {
-  shape: string; n: number; engine: 'v2' | 'v2-general' | 'substitution'; repeats: number; warmup?: number; repeatBelowMs?: number;
+  shape: string; n: number; engine: 'v2' | 'v2-general' | 'v2-rounds' | 'substitution'; repeats: number; warmup?: number; repeatBelowMs?: number;
 };
 const WARMUP = task.warmup ?? 0;
 const REPEAT_BELOW_MS = task.repeatBelowMs ?? Infinity;
@@ -40,7 +43,7 @@ try {
     const c0 = process.cpuUsage();
     const t0 = performance.now();
     last = task.engine !== 'substitution'
-      ? evaluateV2(model, lat, lat.bottom, { label: lat.bottom, messages: [] }, expr, FUEL, { prelude, ...(task.engine === 'v2-general' ? { direct: false } : {}) })
+      ? evaluateV2(model, lat, lat.bottom, { label: lat.bottom, messages: [] }, expr, FUEL, { prelude, ...(task.engine === 'v2-general' ? { direct: false } : task.engine === 'v2-rounds' ? { frontier: false } : {}) })
       : evaluate(model, lat, lat.bottom, { label: lat.bottom, messages: [] }, expr, FUEL, { prelude, engine: 'substitution' });
     const ms = performance.now() - t0;
     const c = process.cpuUsage(c0);

@@ -55,9 +55,9 @@ describe('v2 heuristics lose at most a bounded factor (generated recursions)', (
     fc.assert(fc.property(recursionArb, (r) => {
       const e = closeProgram(parse(recursionSource(r), lat), loadPrelude(lat, coin.preludeSource));
       const spec = table(evaluate(coin, lat, US.bottom, start, e, FUEL, { engine: 'substitution' }));
-      const work = (probation: number | undefined, direct = false): number => {
+      const work = (probation: number | undefined, direct = false, frontier?: boolean): number => {
         try {
-          const v = evaluateV2(coin, lat, US.bottom, start, e, FUEL, { direct, maxSteps: BUDGET, ...(probation !== undefined ? { probation } : {}) });
+          const v = evaluateV2(coin, lat, US.bottom, start, e, FUEL, { direct, maxSteps: BUDGET, ...(probation !== undefined ? { probation } : {}), ...(frontier !== undefined ? { frontier } : {}) });
           expect(table(v), `probation ${probation ?? 'default'}`).toEqual(spec);
           return v.steps + v.premiseOutcomes;
         } catch (err) {
@@ -71,9 +71,12 @@ describe('v2 heuristics lose at most a bounded factor (generated recursions)', (
         expect(w, `probation ${p ?? 'default'}: ${w} against ${free} without heuristics`).toBeLessThanOrEqual(8 * free + 2000);
       }
       // The fast path's depth-first runs have their own allowance (at least 100,000 rule applications per give-up,
-      // docs/evaluator-v2.md), which the bound above does not cover: with it on, only the answers are checked.
-      work(1, true);
-      work(undefined, true);
+      // docs/evaluator-v2.md), which the bound above does not cover: with it on, only the answers are checked, with
+      // frontier runs (which the step budget turns off by default) and without.
+      for (const frontier of [undefined, true]) {
+        work(1, true, frontier);
+        work(undefined, true, frontier);
+      }
     }), { numRuns: 60, seed: 12 });
   });
 });

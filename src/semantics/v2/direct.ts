@@ -29,7 +29,7 @@ import * as Q from '../../distributions/rational.ts';
 import type { Failure } from '../config.ts';
 import type { Conv } from '../odist.ts';
 import type { Code, LamCode } from './code.ts';
-import type { Cfg, Machine, Req, Rule, WOut } from './machine.ts';
+import type { Cfg, Entry, Machine, Req, Rule, WOut } from './machine.ts';
 import { depthOf, mkValue, type V2 } from './values.ts';
 import { fastBinops, standardFromBool, type FastBinop } from './prims-fast.ts';
 
@@ -302,9 +302,12 @@ function churchShape<L>(c: LamCode<L>): number {
  * or one weighted outcome), or undefined when it branched (the caller gives up). With `stepLimit`, a
  * depth-first run: branches are taken one after another and the result lists every path's outcome
  * (unmerged); it gives up when a rule generator is below a branch, when it enters a node that merged in this
- * machine after branching, or at a branch past `stepLimit` rule applications.
+ * machine after branching, or at a branch past `stepLimit` rule applications. With `tails` too, a frontier run
+ * (`Machine.frontier`): branches are taken as in a depth-first run, but a path ends at its first tail premise (a
+ * configuration entered with no frame below, other than the root), pushed on `tails` with the path's weight; the
+ * result lists the outcomes of the paths that finished before one.
  */
-export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number): readonly WOut<L>[] | undefined {
+export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number, tails?: Entry<L>[]): readonly WOut<L>[] | undefined {
   // The frames, as parallel arrays; frame i is in use while i < sp. `fx` holds the generator (GEN), App's
   // function once its first premise is done (APP_ARG) or the elements so far (CONS, PRIM_PAIR); `fw` the
   // weight the frame's result carries (the product of its premises' weights so far); `fenv` NO_ENV once no
@@ -326,6 +329,10 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number): r
   const depthFirst = stepLimit !== undefined;
   /** Keys of a sample of the tail entries after branching (`repeats`). */
   let seen: Set<string> | undefined;
+  // A frontier run (`tails` given, with `stepLimit`): every path ends at the first configuration it enters with no
+  // frame below other than the root itself (a tail premise of the root's derivation), which is handed to `tails`
+  // with its weight for the caller's next round instead of being run here.
+  let atRoot = true;
 
   // The configuration to enter (pc, conv, code, env, fuel) and the weight `cw` its result carries.
   let pc = root.pc, conv = root.conv, code = root.code, env = root.env, fuel = root.fuel;
@@ -344,7 +351,10 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number): r
       if (fuel <= 0) { has = true; val = FUEL; w = cw; break; }
       // Depth first, once this run has branched: a node whose entries merged in this machine's rounds would
       // merge these paths too (a merging loop inside), so enumerating them could cost exponentially more.
-      if (depthFirst && choices.length !== 0) {
+      if (tails !== undefined) {
+        if (sp === 0 && !atRoot) { tails.push({ cfg: { pc, conv, code, env, fuel }, w: cw }); has = true; val = undefined; break; }
+        atRoot = false;
+      } else if (depthFirst && choices.length !== 0) {
         if (code.merged === m) return undefined;
         if (sp === 0 && repeats(m, (seen ??= new Set()), pc, conv, code, env, fuel)) return undefined;
       }

@@ -25,6 +25,13 @@ export interface V2Options<L> {
   readonly memoGeneration?: number;
   /** The deterministic fast path (default on); off only to measure or test it against the general machine. */
   readonly direct?: boolean;
+  /**
+   * The fast path's frontier runs: a round's entry run up to its tail premises, branches included. Default: on
+   * without a step limit (they may apply more rules than the general machine, which finds some sub-derivations in
+   * its memo, so a budget met before could fail); true: also under `maxSteps`; false: off (to measure or test the
+   * general machine). Never under `maxOutcomes`.
+   */
+  readonly frontier?: boolean;
   /** Successes-free lookups/attempts/inserts before a code node's memo, `direct` or merging is turned off (default 64). */
   readonly probation?: number;
   /** Deliberately wrong variable read (pc joined into the top-level label only): for showing the equivalence property fails. */
@@ -40,6 +47,8 @@ export interface V2Evaluation<L> extends Evaluation<L> {
   readonly directBails: number;
   /** Of `directRuns`, depth-first runs of entries that never merge (the fast path taking a model's several responses one after another). */
   readonly directDepthFirst: number;
+  /** Round entries the fast path ran up to their tail premises, branches included (`Machine.directFrontier`). */
+  readonly directFrontier: number;
   /** Outcomes of sub-derivations handed to the rules waiting on them (`Machine.handed`): the work merging saves. */
   readonly premiseOutcomes: number;
   /** How often the fast path took each fused shortcut (`Machine.fused`). */
@@ -58,6 +67,7 @@ export function evaluateV2<L>(
     memoGeneration: opts.memoGeneration ?? 1 << 14,
     ...(opts.brokenVarRead ? { brokenVarRead: true } : {}),
     ...(opts.direct === false ? { direct: false } : {}),
+    ...(opts.frontier !== undefined ? { frontier: opts.frontier } : {}),
     ...(opts.probation !== undefined ? { probation: opts.probation } : {}),
   });
   const outs = m.run(pc, { label: conv.label, msgs: ev.internMessages(conv.messages) }, compileClosed(expr), fuel);
@@ -75,6 +85,7 @@ export function evaluateV2<L>(
     directRuns: m.directRuns,
     directBails: m.directBails,
     directDepthFirst: m.directDepthFirst,
+    directFrontier: m.directFrontier,
     premiseOutcomes: m.handed,
     fused: m.fused,
   };

@@ -49,7 +49,8 @@ export type Req<L> =
 
 export type Rule<L> = Generator<Req<L>, void, readonly WOut<L>[] | undefined>;
 
-interface Entry<L> { readonly cfg: Cfg<L>; w: Q.Rational }
+/** A configuration of a round with the weight it carries. @internal (direct.ts) */
+export interface Entry<L> { readonly cfg: Cfg<L>; w: Q.Rational }
 
 /** A sub-derivation being computed: kept small, a deep non-tail recursion holds one per level. */
 interface Task<L> {
@@ -106,6 +107,12 @@ export interface MachineOptions {
   /** Try the deterministic fast path (`Machine.direct`) for the program and each sub-derivation (default true). */
   readonly direct?: boolean;
   /**
+   * Let the fast path run a round's entries up to their tail premises, branches included (`Machine.frontier`).
+   * Default: only without a step limit (see `frontierOn`); true: under a step limit too; false: never. Never
+   * under a `maxOutcomes` limit, nor with `direct` off.
+   */
+  readonly frontier?: boolean;
+  /**
    * Lookups / attempts / keyed inserts a code node gets before a record without a single success turns its
    * memoisation, `direct` attempts or merging off (default `NODE_PROBATION`; the tests use 1 to run the
    * equivalence property with every heuristic switched on at once).
@@ -125,6 +132,8 @@ const MEMO_WINDOW = 4096;
 const MEMO_PAUSE = 4 * MEMO_WINDOW;
 /** The least step allowance of a depth-first fast-path run (`Machine.direct`). */
 const DFS_STEPS = 100_000;
+/** The step allowance of a frontier run, past which it gives up at its next branch (`Machine.direct`). */
+const FRONTIER_STEPS = 1024;
 const EMPTY_RECORD = { kind: 'record', fields: [] } as const;
 /**
  * Counts of the fast path's fused shortcuts (direct.ts): `fix` the unrolled fix `x x v` (and `fixCurried` of those,
@@ -163,11 +172,24 @@ export class Machine<L> {
   private nextValueId = 1;
   /** No direct attempt before `steps` reaches this (set after an attempt had to give up; see `direct`). */
   private directResume = 0;
+  /** The same for frontier runs (`frontier`). */
+  private frontierResume = 0;
+  /**
+   * Whether round entries get frontier runs: by default not under a step limit, and never under an outcome limit.
+   * A frontier run applies the rules of its entry's sub-derivations itself, where the general machine may find them
+   * in its memo (a flip asked by every entry of a round is derived once there), so it can apply more rules in all
+   * while taking less time: under a step budget that would fail evaluations that met it before (a suite's case
+   * discarded), unless asked for (`frontier: true`, the equivalence property). Its tails' fuel needs the unlimited
+   * rounds' `later`.
+   */
+  private readonly frontierOn: boolean;
   /** Sub-derivations finished by `direct`, and attempts that gave up (for the benchmark's report). */
   directRuns = 0;
   directBails = 0;
   /** Of `directRuns`, the depth-first runs of never-merging entries (branches included). */
   directDepthFirst = 0;
+  /** Round entries run by the fast path up to their tail premises (`frontier`; not in `directRuns`). */
+  directFrontier = 0;
   /**
    * Outcomes of sub-derivations handed to the rules that asked for them (from a task, the memo or the fast path):
    * the rule goes on once per outcome, so this is the work that merging outcomes saves, which the rule-application
@@ -193,6 +215,7 @@ export class Machine<L> {
 
   constructor(readonly ev: Ev<L>, readonly opts: MachineOptions) {
     this.lat = ev.lat;
+    this.frontierOn = opts.direct !== false && opts.maxOutcomes === Infinity && (opts.frontier ?? opts.maxSteps === Infinity);
     this.probation = opts.probation ?? NODE_PROBATION;
     this.bottom = ev.lat.bottom;
     this.binops = fastBinops(ev.model.prims);
@@ -258,6 +281,22 @@ export class Machine<L> {
           const d = st.dfsDirect ? this.direct(cfg, true) : undefined;
           if (st.dfsDirect) noteDfsDirect(st, d !== undefined, this.probation);
           if (d !== undefined) { for (const o of d) this.addOut(t, o.out, mulW(w, o.weight)); continue; }
+        }
+        if (this.frontierOn) {
+          // A round entry (or a depth-first one that the run above did not take): the fast path may run it up to its
+          // tail premises, branches included, handing those to the next round as the rules would (`frontier`); its
+          // finished paths are outcomes.
+          const st = this.statOf(cfg.code);
+          if (st.frontier && this.steps >= this.frontierResume) {
+            const tails: Entry<L>[] = [];
+            const d = this.frontier(cfg, tails);
+            noteFrontier(st, d !== undefined, this.probation);
+            if (d !== undefined) {
+              for (const o of d) this.addOut(t, o.out, mulW(w, o.weight));
+              for (const e of tails) this.addNext(t, { cfg: e.cfg, w: mulW(w, e.w) });
+              continue;
+            }
+          }
         }
         this.tick();
         t.gen = this.rule(cfg);
@@ -328,6 +367,28 @@ export class Machine<L> {
     }
     this.directRuns++;
     if (depthFirst) this.directDepthFirst++;
+    return r;
+  }
+
+  /**
+   * A frontier run of the fast path (direct.ts): a round's entry `root` run up to its tail premises, branches
+   * included; those are pushed on `tails` (weights relative to the entry) for the caller's next round, and the
+   * outcomes of the paths that finished are returned. Undefined when it gives up: at a branch below a rule's
+   * generator, or at a branch past FRONTIER_STEPS rule applications (paths under frames multiply there, where the
+   * rules' sub-tasks would merge their outcomes). A give-up's rule applications are not counted, and frontier runs
+   * pause until the general machine has done as many (their own pause: the other fast-path attempts' give-ups do
+   * not stop them, nor theirs the others).
+   */
+  private frontier(root: Cfg<L>, tails: Entry<L>[]): readonly WOut<L>[] | undefined {
+    const steps0 = this.steps;
+    const r = runDirect(this, root, steps0 + FRONTIER_STEPS, tails);
+    if (r === undefined) {
+      this.directBails++;
+      this.frontierResume = this.steps + (this.steps - steps0);
+      this.steps = steps0;
+      return undefined;
+    }
+    this.directFrontier++;
     return r;
   }
 
@@ -1132,12 +1193,14 @@ interface NodeStat {
   outMerge: boolean; outInserts: number; outMerges: number;
   /** Depth-first entries of this code run by the fast path with branching: attempts, and how many finished. */
   dfsDirect: boolean; dfsTries: number; dfsRuns: number;
+  /** Round entries of this code run by the fast path up to their tails: attempts, and how many finished. */
+  frontier: boolean; fTries: number; fRuns: number;
 }
 
 function freshStat(): NodeStat {
   return {
     memo: true, lookups: 0, hits: 0, direct: true, tries: 0, runs: 0, merge: true, inserts: 0, merges: 0, outMerge: true, outInserts: 0, outMerges: 0,
-    dfsDirect: true, dfsTries: 0, dfsRuns: 0,
+    dfsDirect: true, dfsTries: 0, dfsRuns: 0, frontier: true, fTries: 0, fRuns: 0,
   };
 }
 
@@ -1170,6 +1233,12 @@ function noteDfsDirect(st: NodeStat, ran: boolean, probation: number): void {
   st.dfsTries++;
   if (ran) st.dfsRuns++;
   else if (st.dfsRuns === 0 && st.dfsTries >= probation) st.dfsDirect = false;
+}
+
+function noteFrontier(st: NodeStat, ran: boolean, probation: number): void {
+  st.fTries++;
+  if (ran) st.fRuns++;
+  else if (st.fRuns === 0 && st.fTries >= probation) st.frontier = false;
 }
 
 function noteDirect(st: NodeStat, ran: boolean, probation: number): void {

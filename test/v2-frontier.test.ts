@@ -1,0 +1,114 @@
+/**
+ * v2's frontier runs (docs/evaluator-v2.md "Frontier runs of round entries"): an entry of a task's round is run by
+ * the fast path up to its tail premises, branches included, and those tails go to the next round (merged there as
+ * the rules' tails are), instead of the entry being taken apart rule by rule by the general machine's generators.
+ * Only the cost may change: every expectation is the substitution evaluator's (the executable spec) or a closed
+ * form; the counters only show that the path under test was taken, or given up where it must be.
+ */
+import { describe, expect, it } from 'vitest';
+import * as Q from '../src/distributions/rational.ts';
+import { entries } from '../src/distributions/subdist.ts';
+import { powersetUS, US } from '../src/lattice/instances.ts';
+import { parse } from '../src/syntax/parser.ts';
+import { closeProgram, loadPrelude } from '../src/semantics/prelude.ts';
+import { evaluate, type Evaluation } from '../src/semantics/evaluate.ts';
+import { evaluateV2 } from '../src/semantics/v2/index.ts';
+import { coinModel, standardModel } from '../src/semantics/models/index.ts';
+import type { ResponseDist } from '../src/semantics/model.ts';
+import { BudgetExceeded } from '../src/semantics/errors.ts';
+import { failureKey } from '../src/semantics/config.ts';
+import { render } from './helpers/render.ts';
+import { flipSumRows } from './helpers/closed-forms.ts';
+
+const lat = powersetUS;
+const coin = coinModel(Q.rat(1, 2));
+const start = { label: US.bottom, messages: [] };
+const program = (src: string, model = coin) => closeProgram(parse(src, lat), loadPrelude(lat, model.preludeSource));
+const FLIP = '(fork @"flip").[1]';
+const sumLoop = (n: number) => `let go = fix (\\loop. \\n. \\acc. if n == 0 then acc else loop (n - 1) (acc + ${FLIP})) in go ${n} 0`;
+
+function table(e: Evaluation<typeof US.bottom>): string[] {
+  const fin = entries(e.finals).map(([f, w]) => `${render(lat, f.value)} ↦ ${Q.show(w)}`);
+  const miss = e.missing.map((m) => `${failureKey(m.failure)} ↦ ${Q.show(m.weight)}`);
+  return [...fin, ...miss].sort();
+}
+
+describe('frontier runs: the same answers as the substitution evaluator', () => {
+  const programs: readonly (readonly [string, string, readonly number[]])[] = [
+    ['a merging loop (the sum of flips)', sumLoop(9), [4000, 120, 61]],
+    // A 3-way chain: three responses per step, weights 1/2, 1/3, 1/6, a state mod 5.
+    ['a labelled accumulator (labels joined along every path)', `let go = fix (\\loop. \\n. \\acc. if n == 0 then acc else loop (n - 1) (acc + ({}:${FLIP}))) in go 6 0`, [4000, 90]],
+    ['a record built across the branch', `let go = fix (\\loop. \\n. \\acc. if n == 0 then acc else loop (n - 1) {a: acc.a + ${FLIP}, b: n}) in go 6 {a: 0, b: 0}`, [4000, 100]],
+    ['a stuck path part-way (a string plus a number on one side)', `let go = fix (\\loop. \\n. \\acc. if n == 0 then acc else loop (n - 1) (if n == 3 then acc + (if ${FLIP} == 1 then 1 else "x") else acc + ${FLIP})) in go 6 0`, [4000]],
+    ['a conversation carried into the tails (each path sends its sum so far)', `let go = fix (\\loop. \\n. \\acc. if n == 0 then acc else loop (n - 1) (acc + (\\u. ${FLIP}) (send str(acc)))) in go 5 0`, [4000, 80]],
+    ['endorse below the branch (a rule generator there: the run gives up)', `let go = fix (\\loop. \\n. \\acc. if n == 0 then acc else loop (n - 1) (acc + endorse [] ${FLIP})) in go 6 0`, [4000]],
+  ];
+
+  it.each(programs)('%s', (_, src, fuels) => {
+    const e = program(src);
+    for (const fuel of fuels) {
+      const spec = table(evaluate(coin, lat, US.bottom, start, e, fuel, { engine: 'substitution' }));
+      for (const probation of [undefined, 1]) {
+        const o = { ...(probation ? { probation } : {}) };
+        expect(table(evaluateV2(coin, lat, US.bottom, start, e, fuel, o)), `fuel ${fuel}, probation ${probation}`).toEqual(spec);
+        expect(table(evaluateV2(coin, lat, US.bottom, start, e, fuel, { ...o, frontier: false })), `fuel ${fuel}, probation ${probation}, rounds`).toEqual(spec);
+        expect(table(evaluateV2(coin, lat, US.bottom, start, e, fuel, { ...o, maxSteps: 10_000_000, frontier: true })), `fuel ${fuel}, probation ${probation}, under a budget`).toEqual(spec);
+      }
+    }
+  });
+
+  it('three responses (a non-uniform model): the tails carry each path\'s weight', () => {
+    const dist: ResponseDist = [['0', Q.rat(1, 2)], ['1', Q.rat(1, 3)], ['2', Q.rat(1, 6)]];
+    const m = standardModel('three-way', () => dist);
+    const e = program(`let go = fix (\\loop. \\n. \\acc. if n == 0 then acc else loop (n - 1) ((acc + (fork @"roll")) % 5)) in go 7 0`, m);
+    const spec = table(evaluate(m, lat, US.bottom, start, e, 4000, { engine: 'substitution' }));
+    const r = evaluateV2(m, lat, US.bottom, start, e, 4000);
+    expect(table(r)).toEqual(spec);
+    expect(r.directFrontier).toBeGreaterThan(0);
+  });
+});
+
+describe('frontier runs: when they are taken, and what they cost', () => {
+  it('the sum of 40 flips: closed form, every round entry of the loop a frontier run, rule applications still N²', () => {
+    const r = evaluateV2(coin, lat, US.bottom, start, program(sumLoop(40)), 100_000);
+    expect(table(r)).toEqual(flipSumRows(40));
+    // Entries (n, acc) with acc ≤ 40 − n: 41·42/2 of the loop's head, and as many of the branch taken after its `if`.
+    expect(r.directFrontier).toBeGreaterThanOrEqual(41 * 42 / 2);
+    const big = evaluateV2(coin, lat, US.bottom, start, program(sumLoop(80)), 1_000_000);
+    expect(table(big)).toEqual(flipSumRows(80));
+    // Twice the loop: about four times the work (N²), nowhere near 2^40 more.
+    expect(big.steps / r.steps).toBeGreaterThan(3);
+    expect(big.steps / r.steps).toBeLessThan(4.5);
+  });
+
+  it('off when asked, under a step budget by default, and under an outcome limit always', () => {
+    const e = program(sumLoop(12));
+    expect(evaluateV2(coin, lat, US.bottom, start, e, 4000, { frontier: false }).directFrontier).toBe(0);
+    expect(evaluateV2(coin, lat, US.bottom, start, e, 4000, { maxSteps: 1_000_000 }).directFrontier).toBe(0);
+    expect(evaluateV2(coin, lat, US.bottom, start, e, 4000, { maxSteps: 1_000_000, frontier: true }).directFrontier).toBeGreaterThan(0);
+    expect(evaluateV2(coin, lat, US.bottom, start, e, 4000, { maxOutcomes: 1000, frontier: true }).directFrontier).toBe(0);
+    expect(evaluateV2(coin, lat, US.bottom, start, e, 4000, { direct: false }).directFrontier).toBe(0);
+  });
+
+  it('a step budget met by the general machine is still met by default: frontier runs (which may apply more rules) wait for an unbudgeted run', () => {
+    const e = program(sumLoop(30));
+    const rounds = evaluateV2(coin, lat, US.bottom, start, e, 4000, { frontier: false });
+    const frontier = evaluateV2(coin, lat, US.bottom, start, e, 4000);
+    expect(table(frontier)).toEqual(table(rounds));
+    // The general machine derives the flip once per round (its memo); a frontier run derives it for every entry.
+    expect(frontier.steps).toBeGreaterThan(rounds.steps);
+    const budget = rounds.steps;
+    expect(table(evaluateV2(coin, lat, US.bottom, start, e, 4000, { maxSteps: budget }))).toEqual(table(rounds));
+    expect(() => evaluateV2(coin, lat, US.bottom, start, e, 4000, { maxSteps: budget, frontier: true })).toThrow(BudgetExceeded);
+  });
+
+  it('paths that multiply under frames (a branching non-tail recursion) make the run give up; the rounds answer', () => {
+    const e = program(`let f = fix (\\f. \\n. if n == 0 then 0 else ${FLIP} + f (n - 1)) in f 40`);
+    const spec = table(evaluate(coin, lat, US.bottom, start, e, 100_000, { engine: 'substitution' }));
+    const r = evaluateV2(coin, lat, US.bottom, start, e, 100_000);
+    expect(table(r)).toEqual(spec);
+    expect(r.directBails).toBeGreaterThan(0);
+    // Polynomial: the rounds merge each level's 41 sums; 2^40 paths were not enumerated.
+    expect(r.steps).toBeLessThan(200_000);
+  });
+});
