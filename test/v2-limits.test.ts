@@ -17,6 +17,7 @@ import { parse } from '../src/syntax/parser.ts';
 import { closeProgram, loadPrelude } from '../src/semantics/prelude.ts';
 import { evaluate, type EvalOptions } from '../src/semantics/evaluate.ts';
 import { BudgetExceeded } from '../src/semantics/ev.ts';
+import { evaluateV2 } from '../src/semantics/v2/index.ts';
 import { coinModel } from '../src/semantics/models/index.ts';
 import { showConversation } from '../src/semantics/config.ts';
 import { render } from './helpers/render.ts';
@@ -74,5 +75,24 @@ describe.each(ENGINES)('engine %s: maxOutcomes bounds the partial runs of a lite
       '[]:[[]:1, []:7, []:0] @ []:["a", "1", "b", "0"] ↦ 1/4',
       '[]:[[]:1, []:7, []:1] @ []:["a", "1", "b", "1"] ↦ 1/4',
     ]);
+  });
+});
+
+// Found by mutation testing (machine.ts 1–420, docs/mutation.md run 11): the limit on a ROUND (the tail premises
+// waiting for the next round, `addNextKeyed`) was only ever met by rounds far past it, so `>` → `≥` survived. Here
+// the loop's last round holds the six configurations `go 0 acc` (acc = 0 … 5) while every distribution built on the
+// way holds at most two outcomes (a flip's) and the result one (0): only the round can reach the limit.
+describe('v2: a round of exactly maxOutcomes distinct configurations', () => {
+  const src = 'let go = fix (\\loop. \\n. \\acc. if n == 0 then 0 else loop (n - 1) (acc + (fork @"flip").[1])) in go 5 0';
+  const v2 = (maxOutcomes: number) => {
+    const expr = closeProgram(parse(src, lat), loadPrelude(lat, coin.preludeSource));
+    return evaluateV2(coin, lat, US.bottom, { label: US.bottom, messages: [] }, expr, 200, { maxOutcomes });
+  };
+
+  it('is allowed (the peak round is the limit, the result is 0 with weight 1); one configuration fewer stops', () => {
+    const ok = v2(6);
+    expect(ok.peakRound).toBe(6);
+    expect(entries(ok.finals).map(([f, w]) => `${render(lat, f.value)} ↦ ${Q.show(w)}`)).toEqual(['[]:0 ↦ 1']);
+    expect(() => v2(5)).toThrow(/outcome limit reached .*5/);
   });
 });
