@@ -36,7 +36,6 @@ function table(e: Evaluation<typeof US.bottom>): string[] {
 describe('frontier runs: the same answers as the substitution evaluator', () => {
   const programs: readonly (readonly [string, string, readonly number[]])[] = [
     ['a merging loop (the sum of flips)', sumLoop(9), [4000, 120, 61]],
-    // A 3-way chain: three responses per step, weights 1/2, 1/3, 1/6, a state mod 5.
     ['a labelled accumulator (labels joined along every path)', `let go = fix (\\loop. \\n. \\acc. if n == 0 then acc else loop (n - 1) (acc + ({}:${FLIP}))) in go 6 0`, [4000, 90]],
     ['a record built across the branch', `let go = fix (\\loop. \\n. \\acc. if n == 0 then acc else loop (n - 1) {a: acc.a + ${FLIP}, b: n}) in go 6 {a: 0, b: 0}`, [4000, 100]],
     ['a stuck path part-way (a string plus a number on one side)', `let go = fix (\\loop. \\n. \\acc. if n == 0 then acc else loop (n - 1) (if n == 3 then acc + (if ${FLIP} == 1 then 1 else "x") else acc + ${FLIP})) in go 6 0`, [4000]],
@@ -58,6 +57,7 @@ describe('frontier runs: the same answers as the substitution evaluator', () => 
   });
 
   it('three responses (a non-uniform model): the tails carry each path\'s weight', () => {
+    // A 3-way chain: three responses per step, weights 1/2, 1/3, 1/6, a state mod 5.
     const dist: ResponseDist = [['0', Q.rat(1, 2)], ['1', Q.rat(1, 3)], ['2', Q.rat(1, 6)]];
     const m = standardModel('three-way', () => dist);
     const e = program(`let go = fix (\\loop. \\n. \\acc. if n == 0 then acc else loop (n - 1) ((acc + (fork @"roll")) % 5)) in go 7 0`, m);

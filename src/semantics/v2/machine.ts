@@ -71,8 +71,9 @@ interface Task<L> {
   dfs: Entry<L>[] | undefined;
   /**
    * Fuel of the next round (`next`/`nextOnly`/`nextList`): one less than the current round's. A tail of a
-   * depth-first entry has less fuel still; it waits in `later` by fuel, and rounds are taken in decreasing
-   * fuel, so a round still starts only after everything that can reach it has been merged into it.
+   * depth-first entry or of a frontier run has less fuel still; it waits in `later` by fuel, and rounds are taken
+   * in decreasing fuel, so a round still starts only after everything that can reach it has been merged into it.
+   * (Neither runs under a `maxOutcomes` limit, so `later` is never used under one.)
    */
   nextFuel: number;
   later: Map<number, Entry<L>[]> | undefined;
@@ -413,7 +414,7 @@ export class Machine<L> {
     if (!st.merge && this.sampled() && this.recurs((t.seenNext ??= new Set()), this.cfgKey(entry.cfg))) { st.merge = true; st.merges++; }
     if (!st.merge && this.opts.maxOutcomes === Infinity) { (t.dfs ??= []).push(entry); return; }
     if (entry.cfg.fuel !== t.nextFuel) {
-      // Only a depth-first entry's tail (so only without a limit): it waits for its round.
+      // Only a tail of a depth-first entry or a frontier run (so never under an outcome limit): it waits for its round.
       const f = entry.cfg.fuel;
       const l = (t.later ??= new Map());
       const es = l.get(f);
@@ -441,7 +442,7 @@ export class Machine<L> {
     if (t.later!.size === 0) t.later = undefined;
     for (const e of es) {
       const st = this.statOf(e.cfg.code);
-      if (!st.merge) (t.dfs ??= []).push(e); // (there is no limit: `later` is only used without one)
+      if (!st.merge) (t.dfs ??= []).push(e); // (no outcome limit: `later` is only used without one)
       else if (t.next === undefined && t.nextOnly === undefined && t.nextList === undefined) t.nextOnly = e;
       else this.addNextKeyed(t, e, st);
     }
