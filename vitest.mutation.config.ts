@@ -19,6 +19,7 @@ const include = [
   'test/v2-equivalence.test.ts',
   'test/v2-direct.test.ts',
   'test/v2-depth-first.test.ts',
+  'test/v2-frontier.test.ts',
   'test/v2-fast-loops.test.ts',
   'test/v2-prims-fast.test.ts',
   'test/v2-limits.test.ts',

@@ -5,7 +5,7 @@
  * `serialise`.
  */
 import { describe, it, expect } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 
 describe('the Stryker configuration', () => {
   it("mutates exactly ev.ts's rule helpers, join … serialise", () => {
@@ -16,5 +16,15 @@ describe('the Stryker configuration', () => {
     const lines = readFileSync(new URL('../src/semantics/ev.ts', import.meta.url), 'utf8').split('\n');
     expect(lines[from - 1]).toMatch(/^ {2}join\(/);
     expect(lines[to - 1]).toMatch(/^ {2}serialise\(/);
+  });
+
+  // v2's files are measured against the v2 tests only (LLMBDA_MUTATION_V2, docs/mutation.md), taken from this list:
+  // a v2 test file missing from it (test/v2-frontier.test.ts was, for a day) judges no mutant of the code it tests.
+  it('lists every v2 test file for the mutation run', () => {
+    const config = readFileSync(new URL('../vitest.mutation.config.ts', import.meta.url), 'utf8');
+    const listed = new Set([...config.matchAll(/^\s*'(test\/[^']+)',/gm)].map((m) => m[1]));
+    const v2Tests = readdirSync(new URL('.', import.meta.url)).filter((f) => /^v2-.*\.test\.ts$/.test(f)).map((f) => `test/${f}`);
+    expect(v2Tests.length).toBeGreaterThan(5);
+    expect(v2Tests.filter((f) => !listed.has(f))).toEqual([]);
   });
 });
