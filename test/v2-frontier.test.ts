@@ -102,6 +102,19 @@ describe('frontier runs: when they are taken, and what they cost', () => {
     expect(() => evaluateV2(coin, lat, US.bottom, start, e, 4000, { maxSteps: budget, frontier: true })).toThrow(BudgetExceeded);
   });
 
+  // Found by mutation testing (docs/mutation.md, run 12): `noteFrontier` emptied, so a node's frontier runs were tried
+  // for good however often they gave up, survived every test. An `endorse` below the flip puts a rule generator under
+  // the branch, so the loop head's frontier runs never finish; after its probation the node must stop trying, so the
+  // give-ups stay the same whatever the loop's length (65 and 65 here; without the switch 90 and 330).
+  it('a node whose frontier runs never finish stops trying after its probation: give-ups do not grow with the loop', () => {
+    const endorsed = (n: number) => `let go = fix (\\loop. \\n. \\acc. if n == 0 then acc else loop (n - 1) ((acc + endorse [] ${FLIP}) % 3)) in go ${n} 0`;
+    const short = evaluateV2(coin, lat, US.bottom, start, program(endorsed(40)), 4000, { probation: 8 });
+    expect(table(short)).toEqual(table(evaluate(coin, lat, US.bottom, start, program(endorsed(40)), 4000, { engine: 'substitution' })));
+    const long = evaluateV2(coin, lat, US.bottom, start, program(endorsed(160)), 4000, { probation: 8 });
+    expect(short.directBails).toBeGreaterThan(0);
+    expect(long.directBails).toBe(short.directBails);
+  });
+
   it('paths that multiply under frames (a branching non-tail recursion) make the run give up; the rounds answer', () => {
     const e = program(`let f = fix (\\f. \\n. if n == 0 then 0 else ${FLIP} + f (n - 1)) in f 40`);
     const spec = table(evaluate(coin, lat, US.bottom, start, e, 100_000, { engine: 'substitution' }));
