@@ -81,13 +81,49 @@ describe('frontier runs: when they are taken, and what they cost', () => {
     expect(big.steps / r.steps).toBeLessThan(4.5);
   });
 
-  it('off when asked, under a step budget by default, and under an outcome limit always', () => {
+  it('off when asked, under a step budget by default, and with the fast path off; on under an outcome limit', () => {
     const e = program(sumLoop(12));
     expect(evaluateV2(coin, lat, US.bottom, start, e, 4000, { frontier: false }).directFrontier).toBe(0);
     expect(evaluateV2(coin, lat, US.bottom, start, e, 4000, { maxSteps: 1_000_000 }).directFrontier).toBe(0);
     expect(evaluateV2(coin, lat, US.bottom, start, e, 4000, { maxSteps: 1_000_000, frontier: true }).directFrontier).toBeGreaterThan(0);
-    expect(evaluateV2(coin, lat, US.bottom, start, e, 4000, { maxOutcomes: 1000, frontier: true }).directFrontier).toBe(0);
     expect(evaluateV2(coin, lat, US.bottom, start, e, 4000, { direct: false }).directFrontier).toBe(0);
+    // `llmbda run` has a default outcome limit (10,000): its merging loops get frontier runs too.
+    const limited = evaluateV2(coin, lat, US.bottom, start, e, 4000, { maxOutcomes: 10_000 });
+    expect(limited.directFrontier).toBeGreaterThan(0);
+    expect(table(limited)).toEqual(flipSumRows(12));
+  });
+
+  // Under `maxOutcomes`, the substitution evaluator stops as soon as any distribution it builds holds more than that
+  // many outcomes. A frontier run builds none: it follows paths. So it gives up past maxOutcomes paths, and the
+  // general machine, which checks every distribution, meets the limit where the rules do.
+  describe('under an outcome limit: stopped exactly where the substitution evaluator stops', () => {
+    const dist: ResponseDist = [['0', Q.rat(1, 2)], ['1', Q.rat(1, 3)], ['2', Q.rat(1, 6)]];
+    const three = standardModel('three-way', () => dist);
+    const limited = (src: string, model: typeof coin, maxOutcomes: number) => {
+      const e = program(src, model);
+      const outcome = (f: () => Evaluation<typeof US.bottom>): string => {
+        try { return table(f()).join('; '); } catch (err) { if (err instanceof BudgetExceeded) return `stopped: ${err.limit}`; throw err; }
+      };
+      return {
+        spec: outcome(() => evaluate(model, lat, US.bottom, start, e, 4000, { engine: 'substitution', maxOutcomes })),
+        v2: outcome(() => evaluateV2(model, lat, US.bottom, start, e, 4000, { maxOutcomes })),
+      };
+    };
+
+    // Each iteration's three responses are three paths of one entry that end at ONE tail (`* 0`): the round and the
+    // result never hold more than one configuration, only the responses' distribution holds three.
+    it('three responses merged into one tail: limit 2 stops (the responses), limit 3 does not', () => {
+      const src = 'let go = fix (\\loop. \\n. \\acc. if n == 0 then acc else loop (n - 1) (acc + (fork @"roll").[1] * 0)) in go 3 0';
+      expect(limited(src, three, 2)).toEqual({ spec: 'stopped: outcomes', v2: 'stopped: outcomes' });
+      expect(limited(src, three, 3)).toEqual({ spec: '[]:0 ↦ 1', v2: '[]:0 ↦ 1' });
+    });
+
+    it('the sum of 12 flips: 13 outcomes allowed, 12 stop', () => {
+      expect(limited(sumLoop(12), coin, 12)).toEqual({ spec: 'stopped: outcomes', v2: 'stopped: outcomes' });
+      const ok = limited(sumLoop(12), coin, 13);
+      expect(ok.v2).toEqual(flipSumRows(12).join('; '));
+      expect(ok.spec).toEqual(ok.v2);
+    });
   });
 
   it('a step budget met by the general machine is still met by default: frontier runs (which may apply more rules) wait for an unbudgeted run', () => {

@@ -333,6 +333,12 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number, ta
   // frame below other than the root itself (a tail premise of the root's derivation), which is handed to `tails`
   // with its weight for the caller's next round instead of being run here.
   let atRoot = true;
+  // Paths ended so far (a depth-first or frontier run): past `maxOutcomes` the run gives up, so that the general
+  // machine, which checks the limit on every distribution it builds, meets it where the rules would. Each distinct
+  // outcome of a distribution built inside this derivation is the end of at least one path, so a run within the
+  // limit builds nothing past it.
+  let paths = 0;
+  const maxPaths = m.opts.maxOutcomes;
 
   // The configuration to enter (pc, conv, code, env, fuel) and the weight `cw` its result carries.
   let pc = root.pc, conv = root.conv, code = root.code, env = root.env, fuel = root.fuel;
@@ -352,7 +358,10 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number, ta
       // Depth first, once this run has branched: a node whose entries merged in this machine's rounds would
       // merge these paths too (a merging loop inside), so enumerating them could cost exponentially more.
       if (tails !== undefined) {
-        if (sp === 0 && !atRoot) { tails.push({ cfg: { pc, conv, code, env, fuel }, w: cw }); has = true; val = undefined; break; }
+        if (sp === 0 && !atRoot) {
+          if (++paths > maxPaths) return undefined;
+          tails.push({ cfg: { pc, conv, code, env, fuel }, w: cw }); has = true; val = undefined; break;
+        }
         atRoot = false;
       } else if (depthFirst && choices.length !== 0) {
         if (code.merged === m) return undefined;
@@ -580,6 +589,7 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number, ta
       if (sp === 0) {
         if (stepLimit === undefined) return val === undefined ? [] : [{ out: isFailure(val) ? val : m.ok(oc, val), weight: w }];
         // A depth-first run: this path is done; take the next request of the latest choice point.
+        if (++paths > maxPaths) return undefined;
         if (val !== undefined) outs.push({ out: isFailure(val) ? val : m.ok(oc, val), weight: w });
         const ch = choices[choices.length - 1];
         if (ch === undefined) return outs;

@@ -29,7 +29,8 @@ export interface V2Options<L> {
    * The fast path's frontier runs: a round's entry run up to its tail premises, branches included. Default: on
    * without a step limit (they may apply more rules than the general machine, which finds some sub-derivations in
    * its memo, so a budget met before could fail); true: also under `maxSteps`; false: off (to measure or test the
-   * general machine). Never under `maxOutcomes`.
+   * general machine). Under `maxOutcomes` a run gives up past that many paths (the general machine then meets the
+   * limit where the rules would).
    */
   readonly frontier?: boolean;
   /** Successes-free lookups/attempts/inserts before a code node's memo, `direct` or merging is turned off (default 64). */

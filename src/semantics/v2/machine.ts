@@ -72,8 +72,8 @@ interface Task<L> {
   /**
    * Fuel of the next round (`next`/`nextOnly`/`nextList`): one less than the current round's. A tail of a
    * depth-first entry or of a frontier run has less fuel still; it waits in `later` by fuel, and rounds are taken
-   * in decreasing fuel, so a round still starts only after everything that can reach it has been merged into it.
-   * (Neither runs under a `maxOutcomes` limit, so `later` is never used under one.)
+   * in decreasing fuel, so a round still starts only after everything that can reach it has been merged into it
+   * (and counted against `maxOutcomes` there: under a limit only frontier runs use `later`).
    */
   nextFuel: number;
   later: Map<number, Entry<L>[]> | undefined;
@@ -109,8 +109,8 @@ export interface MachineOptions {
   readonly direct?: boolean;
   /**
    * Let the fast path run a round's entries up to their tail premises, branches included (`Machine.frontier`).
-   * Default: only without a step limit (see `frontierOn`); true: under a step limit too; false: never. Never
-   * under a `maxOutcomes` limit, nor with `direct` off.
+   * Default: only without a step limit (see `frontierOn`); true: under a step limit too; false: never. Never with
+   * `direct` off. Under a `maxOutcomes` limit a run gives up past that many paths (direct.ts).
    */
   readonly frontier?: boolean;
   /**
@@ -176,12 +176,12 @@ export class Machine<L> {
   /** The same for frontier runs (`frontier`). */
   private frontierResume = 0;
   /**
-   * Whether round entries get frontier runs: by default not under a step limit, and never under an outcome limit.
-   * A frontier run applies the rules of its entry's sub-derivations itself, where the general machine may find them
-   * in its memo (a flip asked by every entry of a round is derived once there), so it can apply more rules in all
-   * while taking less time: under a step budget that would fail evaluations that met it before (a suite's case
-   * discarded), unless asked for (`frontier: true`, the equivalence property). Its tails' fuel needs the unlimited
-   * rounds' `later`.
+   * Whether round entries get frontier runs: by default not under a step limit. A frontier run applies the rules of
+   * its entry's sub-derivations itself, where the general machine may find them in its memo (a flip asked by every
+   * entry of a round is derived once there), so it can apply more rules in all while taking less time: under a step
+   * budget that would fail evaluations that met it before (a suite's case discarded), unless asked for
+   * (`frontier: true`, the equivalence property). Under an outcome limit a run gives up past that many paths, and
+   * its tails and outcomes are counted in the task's round and result as the rules' are.
    */
   private readonly frontierOn: boolean;
   /** Sub-derivations finished by `direct`, and attempts that gave up (for the benchmark's report). */
@@ -216,7 +216,7 @@ export class Machine<L> {
 
   constructor(readonly ev: Ev<L>, readonly opts: MachineOptions) {
     this.lat = ev.lat;
-    this.frontierOn = opts.direct !== false && opts.maxOutcomes === Infinity && (opts.frontier ?? opts.maxSteps === Infinity);
+    this.frontierOn = opts.direct !== false && (opts.frontier ?? opts.maxSteps === Infinity);
     this.probation = opts.probation ?? NODE_PROBATION;
     this.bottom = ev.lat.bottom;
     this.binops = fastBinops(ev.model.prims);
@@ -414,13 +414,18 @@ export class Machine<L> {
     if (!st.merge && this.sampled() && this.recurs((t.seenNext ??= new Set()), this.cfgKey(entry.cfg))) { st.merge = true; st.merges++; }
     if (!st.merge && this.opts.maxOutcomes === Infinity) { (t.dfs ??= []).push(entry); return; }
     if (entry.cfg.fuel !== t.nextFuel) {
-      // Only a tail of a depth-first entry or a frontier run (so never under an outcome limit): it waits for its round.
+      // Only a tail of a depth-first entry or a frontier run: it waits for its round (counted there).
       const f = entry.cfg.fuel;
       const l = (t.later ??= new Map());
       const es = l.get(f);
       if (es) es.push(entry); else l.set(f, [entry]);
       return;
     }
+    this.addToRound(t, entry, st);
+  }
+
+  /** The next round's part of `addNext`: the entry merged by key, or kept unkeyed while its node never merges. */
+  private addToRound(t: Task<L>, entry: Entry<L>, st: NodeStat): void {
     if (t.next === undefined && t.nextOnly === undefined && t.nextList === undefined) { t.nextOnly = entry; return; }
     if (!st.merge) {
       (t.nextList ??= []).push(entry);
@@ -442,9 +447,8 @@ export class Machine<L> {
     if (t.later!.size === 0) t.later = undefined;
     for (const e of es) {
       const st = this.statOf(e.cfg.code);
-      if (!st.merge) (t.dfs ??= []).push(e); // (no outcome limit: `later` is only used without one)
-      else if (t.next === undefined && t.nextOnly === undefined && t.nextList === undefined) t.nextOnly = e;
-      else this.addNextKeyed(t, e, st);
+      if (!st.merge && this.opts.maxOutcomes === Infinity) (t.dfs ??= []).push(e);
+      else this.addToRound(t, e, st);
     }
   }
 
