@@ -116,6 +116,10 @@ describe('frontier runs: when they are taken, and what they cost', () => {
       const src = 'let go = fix (\\loop. \\n. \\acc. if n == 0 then acc else loop (n - 1) (acc + (fork @"roll").[1] * 0)) in go 3 0';
       expect(limited(src, three, 2)).toEqual({ spec: 'stopped: outcomes', v2: 'stopped: outcomes' });
       expect(limited(src, three, 3)).toEqual({ spec: '[]:0 ↦ 1', v2: '[]:0 ↦ 1' });
+      // Three paths per entry are within a limit of 3: every frontier run that finishes without a limit finishes.
+      const runs = (o: { maxOutcomes?: number }) => evaluateV2(three, lat, US.bottom, start, program(src, three), 4000, o).directFrontier;
+      expect(runs({})).toBeGreaterThan(0);
+      expect(runs({ maxOutcomes: 3 })).toBe(runs({}));
     });
 
     it('the sum of 12 flips: 13 outcomes allowed, 12 stop', () => {

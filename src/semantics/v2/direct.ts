@@ -358,10 +358,7 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number, ta
       // Depth first, once this run has branched: a node whose entries merged in this machine's rounds would
       // merge these paths too (a merging loop inside), so enumerating them could cost exponentially more.
       if (tails !== undefined) {
-        if (sp === 0 && !atRoot) {
-          if (++paths > maxPaths) return undefined;
-          tails.push({ cfg: { pc, conv, code, env, fuel }, w: cw }); has = true; val = undefined; break;
-        }
+        if (sp === 0 && !atRoot) { tails.push({ cfg: { pc, conv, code, env, fuel }, w: cw }); has = true; val = undefined; break; }
         atRoot = false;
       } else if (depthFirst && choices.length !== 0) {
         if (code.merged === m) return undefined;
@@ -589,6 +586,7 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number, ta
       if (sp === 0) {
         if (stepLimit === undefined) return val === undefined ? [] : [{ out: isFailure(val) ? val : m.ok(oc, val), weight: w }];
         // A depth-first run: this path is done; take the next request of the latest choice point.
+        // (Every path ends here: an outcome, nothing, or a tail just handed on.)
         if (++paths > maxPaths) return undefined;
         if (val !== undefined) outs.push({ out: isFailure(val) ? val : m.ok(oc, val), weight: w });
         const ch = choices[choices.length - 1];
