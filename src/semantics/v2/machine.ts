@@ -361,9 +361,7 @@ export class Machine<L> {
     const r = runDirect(this, root, depthFirst ? Math.min(this.opts.maxSteps / 2, steps0 + Math.max(steps0, DFS_STEPS)) : undefined);
     if (r === undefined) {
       // A second outcome: branching. Give up; pause attempts for as many steps as were wasted.
-      this.directBails++;
-      this.directResume = this.steps + (this.steps - steps0);
-      this.steps = steps0;
+      this.directResume = this.giveUp(steps0);
       return undefined;
     }
     this.directRuns++;
@@ -384,13 +382,23 @@ export class Machine<L> {
     const steps0 = this.steps;
     const r = runDirect(this, root, steps0 + FRONTIER_STEPS, tails);
     if (r === undefined) {
-      this.directBails++;
-      this.frontierResume = this.steps + (this.steps - steps0);
-      this.steps = steps0;
+      this.frontierResume = this.giveUp(steps0);
       return undefined;
     }
     this.directFrontier++;
     return r;
+  }
+
+  /**
+   * A fast-path run that gave up, begun at `steps0` rule applications: its own are uncounted (the general machine
+   * applies the entry's rules again), and the step count until which that kind of run pauses is returned: as many
+   * rule applications again as were wasted.
+   */
+  private giveUp(steps0: number): number {
+    this.directBails++;
+    const resume = this.steps + (this.steps - steps0);
+    this.steps = steps0;
+    return resume;
   }
 
   private newTask(cfg: Cfg<L>, key: string | undefined, stat: NodeStat | undefined): Task<L> {
