@@ -34,7 +34,8 @@ export interface EvalOptions<L> {
    * Stop with `BudgetExceeded` (limit `outcomes`) as soon as one distribution being built — a rule's
    * result, a sequencing of premises, the responses of a `recv`, the partial runs of a record or array
    * literal — holds more than this many distinct outcomes (final configurations and failures;
-   * default: no limit). The CLI's `--max-outcomes` sets it.
+   * default: no limit). Evaluator v2 also counts the configurations of a round of tail premises, so it can stop
+   * where the substitution evaluator does not (docs/evaluator-v2.md). The CLI's `--max-outcomes` sets it.
    */
   readonly maxOutcomes?: number;
   /**
