@@ -26,6 +26,7 @@ const include = [
   'test/v2-adaptive.test.ts',
   'test/v2-cost.test.ts',
   'test/v2-depth.test.ts',
+  'test/v2-code.test.ts',
   'test/v2-reuse.test.ts',
   'test/semantics-examples.test.ts',
   'test/semantics-rules.test.ts',

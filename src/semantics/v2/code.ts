@@ -48,19 +48,34 @@ export type LamCode<L> = Code<L> & { readonly k: 'lam' };
 
 let nextId = 1;
 
-/** Compiled closed expressions (the top-level program, parsed responses, lambdas inside values). */
+/**
+ * Compiled closed expressions met during evaluation (parsed responses, lambdas inside values): one code per
+ * expression, so that equal closures have equal code ids and their configurations merge.
+ */
 const CLOSED = new WeakMap<object, Code<unknown>>();
 
-/** Compile a closed (or open: free variables become stuck `free` nodes) expression in the empty scope. */
+/** Compile a closed (or open: free variables become stuck `free` nodes) expression in the empty scope, cached. */
 export function compileClosed<L>(e: Expr<L>): Code<L> {
   let hit = CLOSED.get(e) as Code<L> | undefined;
   if (!hit) {
-    const fv = new Map<Expr<L>, readonly string[]>();
-    freeList(e, fv);
-    hit = compile(e, [], fv);
+    hit = compileProgram(e);
     CLOSED.set(e, hit as Code<unknown>);
   }
   return hit;
+}
+
+/**
+ * Compile an evaluation's top-level program in the empty scope, NOT cached: its code lives as long as the
+ * evaluation. Cached (keyed by the program, which a property runner keeps while it shrinks or reports), each
+ * program's code outlived its evaluation, and with it the machine its nodes' `fast`/`merged` slots point to;
+ * V8 then promotes code nodes to the old generation and allocates them there from then on. Suites evaluate a
+ * fresh program per case: TIPNI on powerset-us took 22–30 % less CPU once warm without the cache (same cases,
+ * docs/benchmarks.md, thirteenth round). Compiling again costs ≈ 2 µs for 25 nodes.
+ */
+export function compileProgram<L>(e: Expr<L>): Code<L> {
+  const fv = new Map<Expr<L>, readonly string[]>();
+  freeList(e, fv);
+  return compile(e, [], fv);
 }
 
 const NONE: readonly string[] = [];

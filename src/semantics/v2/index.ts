@@ -12,7 +12,7 @@ import type { PModel } from '../model.ts';
 import { loadPrelude, type Prelude } from '../prelude.ts';
 import { REFERENCE } from '../rules.ts';
 import { assembleEvaluation, type Evaluation } from '../evaluate.ts';
-import { compileClosed } from './code.ts';
+import { compileProgram } from './code.ts';
 import { Machine, type Fused } from './machine.ts';
 import { readback } from './values.ts';
 
@@ -71,7 +71,7 @@ export function evaluateV2<L>(
     ...(opts.frontier !== undefined ? { frontier: opts.frontier } : {}),
     ...(opts.probation !== undefined ? { probation: opts.probation } : {}),
   });
-  const outs = m.run(pc, { label: conv.label, msgs: ev.internMessages(conv.messages) }, compileClosed(expr), fuel);
+  const outs = m.run(pc, { label: conv.label, msgs: ev.internMessages(conv.messages) }, compileProgram(expr), fuel);
   const a = assembleEvaluation(lattice, outs.map(({ out, weight }) => ({ outcome: out, weight })), (c) => ev.publicConv(c), readback);
   // Fields listed, not spread: `{ ...a, … }` measured ≈ 7 µs per evaluation, most of a small one's cost.
   return {
