@@ -11,7 +11,7 @@ import { entries } from '../src/distributions/subdist.ts';
 import type { PlainValue } from '../src/syntax/ast.ts';
 import { powersetUS, US } from '../src/lattice/instances.ts';
 import { parse } from '../src/syntax/parser.ts';
-import { closeProgram, loadPrelude, parseResponse } from '../src/semantics/prelude.ts';
+import { closeProgram, loadPrelude, parsedResponse, parseResponse } from '../src/semantics/prelude.ts';
 import { evaluate } from '../src/semantics/evaluate.ts';
 import type { PModel, ResponseDist } from '../src/semantics/model.ts';
 import { coinModel, constModel, echoModel, randomModel, resolveModel, tableModel } from '../src/semantics/models/index.ts';
@@ -127,6 +127,17 @@ describe('the standard parse(r): [true, e] or [false, "parse error: …"]', () =
 
   it('prelude names in a response are substituted (the response is closed)', () => {
     expect(parsed('is_trusted (["S"]:1)')).toBe('[]:[[]:true, ["S"]:true]');
+  });
+
+  it('parsedResponse is parseResponse shared per (lattice, prelude): one expression per response text', () => {
+    for (const r of ['1 + 2', 'is_trusted (["S"]:1)', 'not (valid']) {
+      const shared = parsedResponse(r, lat, prelude);
+      expect(parsedResponse(r, lat, prelude)).toBe(shared);
+      expect(shared).toEqual(parseResponse(r, lat, prelude));
+      // Another prelude (another model's), another entry.
+      const other = loadPrelude(lat, 'let one = 1');
+      expect(parsedResponse(r, lat, other)).not.toBe(shared);
+    }
   });
 });
 

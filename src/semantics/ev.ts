@@ -16,26 +16,10 @@ import type { Failure } from './config.ts';
 import type { RuleTable, Semantics } from './rules-types.ts';
 import { BudgetExceeded, outcomeLimitMessage, stepLimitMessage } from './errors.ts';
 import type { Prelude } from './prelude.ts';
-import { parseResponse } from './prelude.ts';
+import { parsedResponse } from './prelude.ts';
 
 
 export { BudgetExceeded, StackLimitError } from './errors.ts';
-
-/**
- * Parsed responses, per (lattice, prelude): a suite evaluates thousands of programs under models with the
- * same few responses, and parsing one (then substituting the prelude) costs more than most evaluations.
- * Sharing the parsed expression also lets v2 reuse its compiled code (cached per AST node). Bounded.
- */
-const PARSES = new WeakMap<object, WeakMap<object, Map<string, Expr<unknown>>>>();
-const PARSE_CACHE_LIMIT = 4096;
-
-function sharedParses<L>(lat: Lattice<L>, prelude: Prelude<L>): Map<string, Expr<L>> {
-  let perLat = PARSES.get(lat);
-  if (!perLat) { perLat = new WeakMap(); PARSES.set(lat, perLat); }
-  let m = perLat.get(prelude);
-  if (!m) { m = new Map(); perLat.set(prelude, m); }
-  return m as Map<string, Expr<L>>;
-}
 
 const LABEL_KEYS = new WeakMap<object, Map<unknown, string>>();
 /** Bound on a lattice's shared label-key table (labels of an infinite lattice could otherwise pile up). */
@@ -62,8 +46,6 @@ export class Ev<L> {
   private messagesCache: Map<number, readonly string[]> | undefined;
   /** `lat.show` of scalar labels, shared by every evaluation on this lattice (`show` is a pure function of it). */
   private readonly labelKeys: Map<unknown, string>;
-  /** Shared by every evaluation with the same lattice and prelude (`parse(r)[prelude]` is a pure function of them). */
-  private readonly parseCache: Map<string, Expr<L>>;
   /** Number of rule applications (a cost measure for benchmarks). */
   steps = 0;
   memoHits = 0;
@@ -81,7 +63,6 @@ export class Ev<L> {
     /** Abort with `BudgetExceeded` (limit `outcomes`) when a distribution grows past this many outcomes. */
     readonly maxOutcomes: number = Infinity,
   ) {
-    this.parseCache = sharedParses(lat, prelude);
     this.labelKeys = sharedLabelKeys(lat);
   }
 
@@ -256,13 +237,7 @@ export class Ev<L> {
   }
   /** `parse(r)[prelude]`: the expression `[true, e]` or `[false, "parse error: …"]`. */
   parse(r: string): Expr<L> {
-    let hit = this.parseCache.get(r);
-    if (!hit) {
-      if (this.parseCache.size >= PARSE_CACHE_LIMIT) this.parseCache.clear();
-      hit = parseResponse(r, this.lat, this.prelude);
-      this.parseCache.set(r, hit);
-    }
-    return hit;
+    return parsedResponse(r, this.lat, this.prelude);
   }
   /** Intern an external conversation's messages. */
   internMessages(messages: readonly string[]): Msgs | null {

@@ -13,7 +13,7 @@ import { showPlain } from './serialise.ts';
 import { StackLimitError } from './errors.ts';
 import type { Conversation } from './config.ts';
 import type { PModel } from './model.ts';
-import { loadPrelude, parseResponse, type Prelude } from './prelude.ts';
+import { loadPrelude, parsedResponse, type Prelude } from './prelude.ts';
 
 /** `o(i, c)`: the answer to the `i`-th `recv` of the run, given the messages so far. */
 export type Oracle = (i: number, messages: readonly string[]) => string;
@@ -75,7 +75,7 @@ export function peval<L>(
         index++;
         trace.push(r);
         c = { label: c.label, messages: [...c.messages, r] };
-        return run(c.label, parseResponse(r, lat, prelude), k1);
+        return run(c.label, parsedResponse(r, lat, prelude), k1);
       }
       case 'fork': {
         const saved = c;

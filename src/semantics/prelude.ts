@@ -58,6 +58,32 @@ export function closeProgram<L>(e: Expr<L>, prelude: Prelude<L>, file = 'program
 }
 
 /**
+ * Parsed responses, per (lattice, prelude): a suite evaluates thousands of programs under models with the
+ * same few responses, and parsing one (then substituting the prelude) costs more than most evaluations.
+ * Sharing the parsed expression also lets v2 reuse its compiled code (cached per expression). Bounded.
+ */
+const PARSES = new WeakMap<object, WeakMap<object, Map<string, Expr<unknown>>>>();
+const PARSE_CACHE_LIMIT = 4096;
+
+/**
+ * `parseResponse(r, lat, prelude)`, shared by every evaluation with the same lattice and prelude (it is a pure
+ * function of the three): the evaluators' Recv (`Ev.parse`) and `peval`'s.
+ */
+export function parsedResponse<L>(r: string, lat: Lattice<L>, prelude: Prelude<L>): Expr<L> {
+  let perLat = PARSES.get(lat);
+  if (!perLat) { perLat = new WeakMap(); PARSES.set(lat, perLat); }
+  let m = perLat.get(prelude) as Map<string, Expr<L>> | undefined;
+  if (!m) { m = new Map(); perLat.set(prelude, m as Map<string, Expr<unknown>>); }
+  let hit = m.get(r);
+  if (!hit) {
+    if (m.size >= PARSE_CACHE_LIMIT) m.clear();
+    hit = parseResponse(r, lat, prelude);
+    m.set(r, hit);
+  }
+  return hit;
+}
+
+/**
  * The standard `parse(r)` (spec §4) as the expression the Recv rule evaluates: `[true, e]` when `r` parses
  * as an expression whose free variables are all prelude names (substituted), else
  * `[false, "parse error: <message>"]`.
