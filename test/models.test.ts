@@ -11,7 +11,7 @@ import { entries } from '../src/distributions/subdist.ts';
 import type { PlainValue } from '../src/syntax/ast.ts';
 import { powersetUS, US } from '../src/lattice/instances.ts';
 import { parse } from '../src/syntax/parser.ts';
-import { closeProgram, loadPrelude, parsedResponse, parseResponse } from '../src/semantics/prelude.ts';
+import { closeProgram, loadPrelude, PARSE_CACHE_LIMIT, parsedResponse, parseResponse } from '../src/semantics/prelude.ts';
 import { evaluate } from '../src/semantics/evaluate.ts';
 import type { PModel, ResponseDist } from '../src/semantics/model.ts';
 import { coinModel, constModel, echoModel, randomModel, resolveModel, tableModel } from '../src/semantics/models/index.ts';
@@ -138,6 +138,17 @@ describe('the standard parse(r): [true, e] or [false, "parse error: …"]', () =
       const other = loadPrelude(lat, 'let one = 1');
       expect(parsedResponse(r, lat, other)).not.toBe(shared);
     }
+  });
+
+  it('the shared parses are bounded: PARSE_CACHE_LIMIT distinct responses are kept, one more empties the table', () => {
+    const own = loadPrelude(lat, 'let parse_cache_bound_test = 1'); // a prelude no other test uses
+    const first = parsedResponse('0', lat, own);
+    for (let i = 1; i < PARSE_CACHE_LIMIT; i++) parsedResponse(String(i), lat, own);
+    expect(parsedResponse('0', lat, own)).toBe(first);
+    parsedResponse(String(PARSE_CACHE_LIMIT), lat, own);
+    const again = parsedResponse('0', lat, own);
+    expect(again).not.toBe(first);
+    expect(again).toEqual(first);
   });
 });
 

@@ -63,7 +63,8 @@ export function closeProgram<L>(e: Expr<L>, prelude: Prelude<L>, file = 'program
  * Sharing the parsed expression also lets v2 reuse its compiled code (cached per expression). Bounded.
  */
 const PARSES = new WeakMap<object, WeakMap<object, Map<string, Expr<unknown>>>>();
-const PARSE_CACHE_LIMIT = 4096;
+/** Distinct responses kept per (lattice, prelude); the table is emptied when a new one would pass it. */
+export const PARSE_CACHE_LIMIT = 4096;
 
 /**
  * `parseResponse(r, lat, prelude)`, shared by every evaluation with the same lattice and prelude (it is a pure
