@@ -31,7 +31,7 @@ import type { Conv } from '../odist.ts';
 import type { Code, LamCode } from './code.ts';
 import type { Cfg, Entry, Machine, Req, Rule, WOut } from './machine.ts';
 import { depthOf, mkValue, type V2 } from './values.ts';
-import { fastBinops, standardFromBool, type FastBinop } from './prims-fast.ts';
+import type { FastBinop } from './prims-fast.ts';
 
 const FUEL: Failure = { kind: 'fuel' };
 /** A frame's environment once it is no longer needed. */
@@ -55,6 +55,16 @@ interface Choice<L> {
   readonly alts: readonly (Req<L> & { t: 'tail' })[];
   at: number;
   readonly base: Q.Rational;
+}
+
+/**
+ * One more slot in each frame array (placeholders: the caller writes the frame next): runDirect's frame pushes
+ * then write their eight slots once instead of as a `push` branch and a store branch each (9 % less bytecode;
+ * no change in time measured: docs/evaluator-v2.md, "JIT warm-up").
+ */
+function growFrames<L>(fk: number[], fpc: L[], fcode: Code<L>[], fenv: (readonly V2<L>[])[], ffuel: number[], fw: Q.Rational[], fx: unknown[], fi: number[]): void {
+  fk.push(0); fpc.push(undefined as L); fcode.push(undefined as unknown as Code<L>); fenv.push(NO_ENV);
+  ffuel.push(0); fw.push(Q.ONE); fx.push(undefined); fi.push(0);
 }
 
 /** A failure (out of fuel, stuck) as opposed to a runtime value: values have no `kind`. */
@@ -97,7 +107,8 @@ function captureFrom<L>(lam: LamCode<L>, arg: V2<L>, caps: readonly V2<L>[]): V2
  * less CPU in steady state; docs/evaluator-v2.md, "Cold evaluations").
  */
 interface PrimCache<L> {
-  readonly m: Machine<L>;
+  /** The machine it was made for (`Machine.serial`). */
+  readonly mid: number;
   readonly f: FastBinop | undefined;
   t: V2<L> | undefined;
   ff: V2<L> | undefined;
@@ -107,13 +118,10 @@ interface PrimCache<L> {
   v: V2<L> | undefined;
 }
 
-/** Whether the machine's `fromBool` is the standard one (cached on an `if`'s Prim node per machine). */
-interface FromBoolCache<L> { readonly m: Machine<L>; readonly standard: boolean }
-
 const EMPTY_RECORD = { kind: 'record', fields: [] } as const;
 
 /** A scalar literal's value at pc, shared per (machine, code node, pc): values are immutable, ids per machine. */
-interface ScalarCache<L> { readonly m: Machine<L>; readonly pc: L; readonly v: V2<L> }
+interface ScalarCache<L> { readonly mid: number; readonly pc: L; readonly v: V2<L> }
 
 /**
  * Quick code as `Machine.quickValue` evaluates it (same fuel, steps and labels), with the commonest nodes
@@ -136,9 +144,9 @@ function quickIn<L>(m: Machine<L>, pc: L, code: Code<L>, env: readonly V2<L>[], 
     if (fuel <= 0) return FUEL;
     if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
     const c = code.fast as ScalarCache<L> | undefined;
-    if (c !== undefined && c.m === m && c.pc === pc) return c.v;
+    if (c !== undefined && c.mid === m.serial && c.pc === pc) return c.v;
     const v = mkValue(pc, code.e);
-    code.fast = { m, pc, v };
+    code.fast = { mid: m.serial, pc, v };
     return v;
   }
   if (k === 'prim') {
@@ -165,9 +173,9 @@ function quickIn<L>(m: Machine<L>, pc: L, code: Code<L>, env: readonly V2<L>[], 
     if (fuel <= 0) return FUEL;
     if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
     const c = code.fast as ScalarCache<L> | undefined;
-    if (c !== undefined && c.m === m && c.pc === pc) return c.v;
+    if (c !== undefined && c.mid === m.serial && c.pc === pc) return c.v;
     const v = mkValue(pc, EMPTY_RECORD);
-    code.fast = { m, pc, v };
+    code.fast = { mid: m.serial, pc, v };
     return v;
   }
   if (k === 'lam') {
@@ -189,8 +197,8 @@ function quickIn<L>(m: Machine<L>, pc: L, code: Code<L>, env: readonly V2<L>[], 
  */
 function binopPair<L>(m: Machine<L>, pc: L, p: Code<L> & { k: 'prim' }, a: Code<L> & { k: 'array' }, x: V2<L>, y: V2<L>): V2<L> | Failure {
   let c = p.fast as PrimCache<L> | undefined;
-  if (c === undefined || c.m !== m) {
-    c = { m, f: fastBinops(m.ev.model.prims).get(p.name), t: undefined, ff: undefined, x: undefined, y: undefined, pc: undefined, v: undefined };
+  if (c === undefined || c.mid !== m.serial) {
+    c = { mid: m.serial, f: m.binops.get(p.name), t: undefined, ff: undefined, x: undefined, y: undefined, pc: undefined, v: undefined };
     p.fast = c;
   }
   if (c.x === x && c.y === y && c.pc === pc) { m.fused.binop++; return c.v!; }
@@ -407,8 +415,8 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number, ta
                 pc = f1.label; code = c1b; env = bodyEnv(a1, c1caps); fuel -= 1;
                 continue;
               }
-              if (sp === fk.length) { fk.push(FIX_ARG); fpc.push(pc); fcode.push(code); fenv.push(NO_ENV); ffuel.push(fuel); fw.push(cw); fx.push(env[0]); fi.push(0); }
-              else { fk[sp] = FIX_ARG; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = NO_ENV; ffuel[sp] = fuel; fw[sp] = cw; fx[sp] = env[0]; }
+              if (sp === fk.length) growFrames(fk, fpc, fcode, fenv, ffuel, fw, fx, fi);
+              fk[sp] = FIX_ARG; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = NO_ENV; ffuel[sp] = fuel; fw[sp] = cw; fx[sp] = env[0];
               sp++;
               pc = f1.label; code = fbb; env = bodyEnv(g, fb.env); fuel -= 3; cw = Q.ONE;
               continue;
@@ -428,11 +436,9 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number, ta
           if (isFailure(o)) { has = true; val = o; w = cw; break; }
           // Prim `fromBool`: (pc ⊔ deepLabel(V)):church. The standard one on a scalar without a value (its
           // deep label is its label; anything but false is true); else by `primValue` and the result's shape.
-          let fb = p.fast as FromBoolCache<L> | undefined;
-          if (fb === undefined || fb.m !== m) { fb = { m, standard: standardFromBool(m.ev.model.prims) }; p.fast = fb; }
           const ob = o.body;
           let side: number, cv: V2<L> | Failure | undefined;
-          if (fb.standard && ob.kind !== 'clo' && ob.kind !== 'record' && ob.kind !== 'array') side = ob.kind === 'bool' && !ob.value ? 2 : 1;
+          if (m.fromBoolStandard && ob.kind !== 'clo' && ob.kind !== 'record' && ob.kind !== 'array') side = ob.kind === 'bool' && !ob.value ? 2 : 1;
           else {
             cv = m.primValue(pc, o, p.name);
             if (isFailure(cv)) { has = true; val = cv; w = cw; break; }
@@ -444,8 +450,8 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number, ta
             const a2 = code.fn as Code<L> & { k: 'app' }, a1 = a2.fn;
             for (let j = 0; j < 3; j++) {
               const c = j === 0 ? code : j === 1 ? a2 : a1;
-              if (sp === fk.length) { fk.push(APP_FN); fpc.push(pc); fcode.push(c); fenv.push(env); ffuel.push(fuel - j); fw.push(j === 0 ? cw : Q.ONE); fx.push(undefined); fi.push(0); }
-              else { fk[sp] = APP_FN; fpc[sp] = pc; fcode[sp] = c; fenv[sp] = env; ffuel[sp] = fuel - j; fw[sp] = j === 0 ? cw : Q.ONE; fx[sp] = undefined; }
+              if (sp === fk.length) growFrames(fk, fpc, fcode, fenv, ffuel, fw, fx, fi);
+              fk[sp] = APP_FN; fpc[sp] = pc; fcode[sp] = c; fenv[sp] = env; ffuel[sp] = fuel - j; fw[sp] = j === 0 ? cw : Q.ONE; fx[sp] = undefined;
               sp++;
             }
             has = true; val = cv!; oc = conv; w = Q.ONE;
@@ -469,8 +475,8 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number, ta
         }
         const fc = code.fn;
         if (!fc.quick) {
-          if (sp === fk.length) { fk.push(APP_FN); fpc.push(pc); fcode.push(code); fenv.push(env); ffuel.push(fuel); fw.push(cw); fx.push(undefined); fi.push(0); }
-          else { fk[sp] = APP_FN; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = env; ffuel[sp] = fuel; fw[sp] = cw; fx[sp] = undefined; }
+          if (sp === fk.length) growFrames(fk, fpc, fcode, fenv, ffuel, fw, fx, fi);
+          fk[sp] = APP_FN; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = env; ffuel[sp] = fuel; fw[sp] = cw; fx[sp] = undefined;
           sp++;
           code = fc; fuel--; cw = Q.ONE;
           continue;
@@ -481,8 +487,8 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number, ta
         const ac = code.arg;
         if (!ac.quick) {
           // (Its environment is not needed after this premise: not kept, so a deep stack holds less.)
-          if (sp === fk.length) { fk.push(APP_ARG); fpc.push(pc); fcode.push(code); fenv.push(NO_ENV); ffuel.push(fuel); fw.push(cw); fx.push(fn); fi.push(0); }
-          else { fk[sp] = APP_ARG; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = NO_ENV; ffuel[sp] = fuel; fw[sp] = cw; fx[sp] = fn; }
+          if (sp === fk.length) growFrames(fk, fpc, fcode, fenv, ffuel, fw, fx, fi);
+          fk[sp] = APP_ARG; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = NO_ENV; ffuel[sp] = fuel; fw[sp] = cw; fx[sp] = fn;
           sp++;
           code = ac; fuel--; cw = Q.ONE;
           continue;
@@ -510,14 +516,14 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number, ta
           // second only, holding the first value and no environment.
           const x = quickIn(m, pc, e0, env, fuel - 2);
           if (isFailure(x)) { has = true; val = x; w = cw; break; }
-          if (sp === fk.length) { fk.push(PRIM_PAIR); fpc.push(pc); fcode.push(code); fenv.push(NO_ENV); ffuel.push(fuel - 1); fw.push(cw); fx.push(x); fi.push(1); }
-          else { fk[sp] = PRIM_PAIR; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = NO_ENV; ffuel[sp] = fuel - 1; fw[sp] = cw; fx[sp] = x; fi[sp] = 1; }
+          if (sp === fk.length) growFrames(fk, fpc, fcode, fenv, ffuel, fw, fx, fi);
+          fk[sp] = PRIM_PAIR; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = NO_ENV; ffuel[sp] = fuel - 1; fw[sp] = cw; fx[sp] = x; fi[sp] = 1;
           sp++;
           code = code.arg.elems[1]!; fuel -= 2; cw = Q.ONE;
           continue;
         }
-        if (sp === fk.length) { fk.push(PRIM_PAIR); fpc.push(pc); fcode.push(code); fenv.push(env); ffuel.push(fuel - 1); fw.push(cw); fx.push(undefined); fi.push(0); }
-        else { fk[sp] = PRIM_PAIR; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = env; ffuel[sp] = fuel - 1; fw[sp] = cw; fx[sp] = undefined; fi[sp] = 0; }
+        if (sp === fk.length) growFrames(fk, fpc, fcode, fenv, ffuel, fw, fx, fi);
+        fk[sp] = PRIM_PAIR; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = env; ffuel[sp] = fuel - 1; fw[sp] = cw; fx[sp] = undefined; fi[sp] = 0;
         sp++;
         code = e0; fuel -= 2; cw = Q.ONE;
         continue;
@@ -528,8 +534,8 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number, ta
         const kind = k === 'prim' ? PRIM : CONS;
         const x = k === 'prim' ? undefined : new Array<V2<L>>(code.elems.length);
         const e = k === 'prim' || code.elems.length === 1 ? NO_ENV : env;
-        if (sp === fk.length) { fk.push(kind); fpc.push(pc); fcode.push(code); fenv.push(e); ffuel.push(fuel); fw.push(cw); fx.push(x); fi.push(0); }
-        else { fk[sp] = kind; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = e; ffuel[sp] = fuel; fw[sp] = cw; fx[sp] = x; fi[sp] = 0; }
+        if (sp === fk.length) growFrames(fk, fpc, fcode, fenv, ffuel, fw, fx, fi);
+        fk[sp] = kind; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = e; ffuel[sp] = fuel; fw[sp] = cw; fx[sp] = x; fi[sp] = 0;
         sp++;
         code = k === 'prim' ? code.arg : code.elems[0]!; fuel--; cw = Q.ONE;
         continue;
@@ -540,8 +546,8 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number, ta
         // ArrayIndex: the target at fuel − 1 (then ArrayIndex's index, in the environment kept).
         const kind = k === 'fork' ? FORK : k === 'send' ? SEND : k === 'field' ? FIELD : INDEX;
         const e = k === 'index' ? env : NO_ENV, c = k === 'fork' ? conv : undefined;
-        if (sp === fk.length) { fk.push(kind); fpc.push(pc); fcode.push(code); fenv.push(e); ffuel.push(fuel); fw.push(cw); fx.push(c); fi.push(0); }
-        else { fk[sp] = kind; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = e; ffuel[sp] = fuel; fw[sp] = cw; fx[sp] = c; fi[sp] = 0; }
+        if (sp === fk.length) growFrames(fk, fpc, fcode, fenv, ffuel, fw, fx, fi);
+        fk[sp] = kind; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = e; ffuel[sp] = fuel; fw[sp] = cw; fx[sp] = c; fi[sp] = 0;
         sp++;
         code = k === 'fork' ? code.body : k === 'send' ? code.arg : code.target; fuel--; cw = Q.ONE;
         continue;
@@ -574,8 +580,8 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number, ta
       // Any other rule: its generator, started below.
       m.fused.generators++;
       const gen = m.rule({ pc, conv, code, env, fuel });
-      if (sp === fk.length) { fk.push(GEN); fpc.push(pc); fcode.push(code); fenv.push(NO_ENV); ffuel.push(fuel); fw.push(cw); fx.push(gen); fi.push(0); }
-      else { fk[sp] = GEN; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = NO_ENV; ffuel[sp] = fuel; fw[sp] = cw; fx[sp] = gen; }
+      if (sp === fk.length) growFrames(fk, fpc, fcode, fenv, ffuel, fw, fx, fi);
+      fk[sp] = GEN; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = NO_ENV; ffuel[sp] = fuel; fw[sp] = cw; fx[sp] = gen;
       sp++;
       has = false;
       break;

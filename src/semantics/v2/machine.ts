@@ -148,6 +148,9 @@ export interface Fused { fix: number; fixCurried: number; if: number; lamBody: n
 /** Per lattice, the standard `fromBool`'s results `[false, true]` as runtime bodies (`Machine.church`). */
 const CHURCH = new WeakMap<object, [unknown, unknown]>();
 
+/** The last `Machine.serial` given. */
+let machineSerial = 0;
+
 export class Machine<L> {
   readonly lat: Lattice<L>;
   steps = 0;
@@ -206,13 +209,21 @@ export class Machine<L> {
   private sampleState = 0x9e3779b9;
 
   /** The standard binops of the model's table, computed on values (prims-fast.ts), and whether its fromBool is standard. */
-  private readonly binops: ReadonlyMap<string, FastBinop>;
-  private readonly fromBoolStandard: boolean;
+  readonly binops: ReadonlyMap<string, FastBinop>;
+  readonly fromBoolStandard: boolean;
   /** Whether the model's `toStr` (the `str` of the surface syntax) is the standard one. */
   private readonly toStrStandard: boolean;
   /** The lattice's ⊥, and the shared ⊥ unit `{}`. */
   private readonly bottom: L;
   private unitBottom: V2<L> | undefined;
+
+  /**
+   * This machine's number, unique in the process: the fast path's per-node caches (`Code.fast`) say which machine
+   * they belong to by it rather than by holding the machine (a field holding machines is tracked by V8 per object
+   * shape, and a later machine of another shape throws away optimised code that relied on it: docs/evaluator-v2.md,
+   * "JIT warm-up"; a cache also no longer keeps its machine alive).
+   */
+  readonly serial = ++machineSerial;
 
   constructor(readonly ev: Ev<L>, readonly opts: MachineOptions) {
     this.lat = ev.lat;
