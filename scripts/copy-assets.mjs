@@ -1,17 +1,18 @@
-// After `tsc -p tsconfig.build.json`: copy the non-TypeScript files the compiled code reads at run time
-// (the prelude source, data files) from src/ to dist/src/, keeping their paths; then record the hash of the
-// build's inputs (scripts/inputs-hash.mjs), which the tests' global setup compares to rebuild a stale dist/.
-import { cpSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+// Copy the non-TypeScript files the compiled code reads at run time (the prelude source, data files) from src/ to
+// dist/src/, keeping their paths. Called by scripts/build.mjs after tsc; run alone it only copies, and never marks
+// dist/ fresh (the inputs' hash is written by build.mjs alone).
+import { cpSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { HASH_FILE, inputsHash } from './inputs-hash.mjs';
+import { fileURLToPath } from 'node:url';
 
 const ASSET = /\.(lam|json)$/;
-function walk(dir) {
+
+export function copyAssets(dir = 'src') {
   for (const f of readdirSync(dir)) {
     const p = join(dir, f);
-    if (statSync(p).isDirectory()) walk(p);
+    if (statSync(p).isDirectory()) copyAssets(p);
     else if (ASSET.test(f)) cpSync(p, join('dist', p));
   }
 }
-walk('src');
-writeFileSync(HASH_FILE, `${inputsHash()}\n`);
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) copyAssets();

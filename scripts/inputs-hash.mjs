@@ -1,5 +1,5 @@
 // The hash of the build's inputs (every file under src/ and properties/, and the two tsconfigs), recorded in
-// dist/.inputs-hash by `npm run build` (copy-assets.mjs) and compared by the tests' global setup
+// dist/.inputs-hash by `npm run build` (scripts/build.mjs, after tsc succeeds) and compared by the tests' global setup
 // (test/helpers/fresh-build.ts), which rebuilds when they differ.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
