@@ -145,6 +145,11 @@ const EMPTY_RECORD = { kind: 'record', fields: [] } as const;
  */
 export interface Fused { fix: number; fixCurried: number; if: number; lamBody: number; binop: number; generators: number }
 
+function copyFused(from: Readonly<Fused>, to: Fused): void {
+  to.fix = from.fix; to.fixCurried = from.fixCurried; to.if = from.if;
+  to.lamBody = from.lamBody; to.binop = from.binop; to.generators = from.generators;
+}
+
 /** Per lattice, the standard `fromBool`'s results `[false, true]` as runtime bodies (`Machine.church`). */
 const CHURCH = new WeakMap<object, [unknown, unknown]>();
 
@@ -205,6 +210,11 @@ export class Machine<L> {
    * and the same rule-application count, so these are the only place a fusion that stopped applying shows.
    */
   readonly fused: Fused = { fix: 0, fixCurried: 0, if: 0, lamBody: 0, binop: 0, generators: 0 };
+  /**
+   * `fused` as it was when the current fast-path run began (`direct`, `frontier`): a run that gives up has its
+   * shortcuts taken back with its rule applications (`giveUp`), since the general machine redoes its work.
+   */
+  private readonly fusedAt: Fused = { fix: 0, fixCurried: 0, if: 0, lamBody: 0, binop: 0, generators: 0 };
   /** The xorshift state of `sampled` (fixed seed: evaluations are reproducible, cost included). */
   private sampleState = 0x9e3779b9;
 
@@ -365,6 +375,7 @@ export class Machine<L> {
   private direct(root: Cfg<L>, depthFirst = false): readonly WOut<L>[] | undefined {
     if (this.opts.direct === false || this.steps < this.directResume) return undefined;
     const steps0 = this.steps;
+    copyFused(this.fused, this.fusedAt);
     // A depth-first run may branch (direct.ts, choice points): it gives up at a branch past as many rule
     // applications as were done before it (at least DFS_STEPS), so a run whose paths would have merged elsewhere
     // (a merging loop inside) wastes at most about the work so far; and past half the step budget, so that it
@@ -391,6 +402,7 @@ export class Machine<L> {
    */
   private frontier(root: Cfg<L>, tails: Entry<L>[]): readonly WOut<L>[] | undefined {
     const steps0 = this.steps;
+    copyFused(this.fused, this.fusedAt);
     const r = runDirect(this, root, steps0 + FRONTIER_STEPS, tails);
     if (r === undefined) {
       this.frontierResume = this.giveUp(steps0);
@@ -402,11 +414,12 @@ export class Machine<L> {
 
   /**
    * A fast-path run that gave up, begun at `steps0` rule applications: its own are uncounted (the general machine
-   * applies the entry's rules again), and the step count until which that kind of run pauses is returned: as many
-   * rule applications again as were wasted.
+   * applies the entry's rules again), as are its fused shortcuts, and the step count until which that kind of run
+   * pauses is returned: as many rule applications again as were wasted.
    */
   private giveUp(steps0: number): number {
     this.directBails++;
+    copyFused(this.fusedAt, this.fused);
     const resume = this.steps + (this.steps - steps0);
     this.steps = steps0;
     return resume;
