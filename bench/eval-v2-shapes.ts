@@ -61,6 +61,13 @@ export const SHAPES: Readonly<Record<string, Shape>> = {
     webppl: (n) => `var count = function(n, acc) { return n === 0 ? acc : count(n - 1, acc + 1); };\nInfer({method: 'enumerate'}, function() { return count(${n}, 0); });`,
     exact: (n) => [[String(n), '1']],
   },
+  thenflip: {
+    name: 'deterministic loop, then a flip', merging: true, model: 'coin:1/2',
+    description: '`(count N 0) + flip`: the counter as an operand, a branch after it (the fast path keeps the loop\'s work past the branch)',
+    llmbda: (n) => `let count = fix (\\f. \\n. \\acc. if n == 0 then acc else f (n - 1) (acc + 1)) in (count ${n} 0) + ${FLIP}`,
+    webppl: (n) => `var count = function(n, acc) { return n === 0 ? acc : count(n - 1, acc + 1); };\nInfer({method: 'enumerate'}, function() { return count(${n}, 0) + (flip(0.5) ? 1 : 0); });`,
+    exact: (n) => [[String(n), '1/2'], [String(n + 1), '1/2']],
+  },
   sumrec: {
     name: 'non-tail recursion', merging: true, model: 'coin:1/2',
     description: '`sum N = N + sum (N − 1)` (depth N on the evaluator\'s stack)',

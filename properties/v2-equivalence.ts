@@ -17,7 +17,7 @@ import { singleArb, type SingleCase } from '../src/generators/pairs.ts';
 import { CASE_STEP_BUDGET, showSingle, type LlmbdaCtx } from '../src/llmbda/context.ts';
 import { modelOf } from '../src/generators/models.ts';
 import { evaluate, type Evaluation } from '../src/semantics/evaluate.ts';
-import { evaluateV2 } from '../src/semantics/v2/index.ts';
+import { AFTER_BRANCH_STEPS, evaluateV2 } from '../src/semantics/v2/index.ts';
 import { failureKey } from '../src/semantics/config.ts';
 
 /** Missing mass as `failureKey ↦ weight` text, in key order. */
@@ -37,10 +37,13 @@ export function v2EquivalenceSuite(broken: { readonly brokenVarRead?: boolean; r
     if (hit && plain) return hit;
     const budget = ctx.maxSteps ?? CASE_STEP_BUDGET;
     const spec = evaluate(modelOf(c.model), ctx.lat, c.pc, c.conv, c.expr, c.fuel, { engine: 'substitution', maxSteps: budget });
-    // Frontier runs on although there is a budget (by default they are on only without one, as in `llmbda run`):
-    // what is checked is the engine the benchmarks and unbudgeted evaluations use (`frontier: false` in the
-    // options checks the general machine's rounds instead, test/v2-adaptive.test.ts).
-    const v2 = evaluateV2(modelOf(c.model), ctx.lat, c.pc, c.conv, c.expr, c.fuel, { maxSteps: 4 * budget, frontier: true, ...broken });
+    // Frontier runs, and fast-path runs going on past their first branch, on although there is a budget (by default
+    // they are on only without one, as in `llmbda run`): what is checked is the engine the benchmarks and unbudgeted
+    // evaluations use. `frontier: false` in the options checks the general machine's rounds instead
+    // (test/v2-adaptive.test.ts), and so turns the second off too: a run that goes on past a branch would otherwise
+    // take most small programs whole, and the rounds would not be reached.
+    const afterBranch = broken.frontier === false ? 0 : AFTER_BRANCH_STEPS;
+    const v2 = evaluateV2(modelOf(c.model), ctx.lat, c.pc, c.conv, c.expr, c.fuel, { maxSteps: 4 * budget, frontier: true, afterBranch, ...broken });
     const out = [spec, v2] as const;
     if (plain) both.set(c, out);
     return out;

@@ -90,7 +90,7 @@ describe('v2 deterministic fast path', () => {
     // 200 deterministic iterations, then one fair flip: two outcomes of 1/2.
     const src = 'let count = fix (\\f. \\n. \\acc. if n == 0 then acc + (fork @"flip").[1] else f (n - 1) (acc + 1)) in count 200 0';
     const e = closeProgram(parse(src, lat), loadPrelude(lat));
-    const fast = evaluateV2(coin, lat, US.bottom, start, e, 100_000);
+    const fast = evaluateV2(coin, lat, US.bottom, start, e, 100_000, { afterBranch: 0 });
     const slow = evaluateV2(coin, lat, US.bottom, start, e, 100_000, { direct: false });
     const show = (r: typeof fast) => entries(r.finals).map(([f, w]) => `${render(lat, f.value)} ↦ ${Q.show(w)}`).sort();
     expect(show(fast)).toEqual(['[]:200 ↦ 1/2', '[]:201 ↦ 1/2']);
@@ -100,6 +100,42 @@ describe('v2 deterministic fast path', () => {
     expect(slow.directRuns + slow.directBails).toBe(0);
     // Attempts that gave up are not counted as rule applications.
     expect(fast.steps).toBe(slow.steps);
+  });
+
+  it('work before a branch is kept: the run goes on depth first past its first branch (afterBranch)', () => {
+    const COUNT = 'let count = fix (\\f. \\n. \\acc. if n == 0 then acc else f (n - 1) (acc + 1)) in';
+    const run = (src: string, o: { afterBranch?: number; maxSteps?: number; direct?: boolean }) =>
+      evaluateV2(coin, lat, US.bottom, start, closeProgram(parse(src, lat), loadPrelude(lat)), 1_000_000, o);
+    const show = (r: ReturnType<typeof run>) => entries(r.finals).map(([f, w]) => `${render(lat, f.value)} ↦ ${Q.show(w)}`).sort();
+    // 2,000 deterministic iterations, then a flip beside them: the root's run keeps the loop's result and finishes
+    // both paths itself (before the fifteenth session it gave up at the flip and the general machine ran the loop
+    // again, rule by rule: about ten times the time).
+    const src = `${COUNT} [count 2000 0, fork @"flip"]`;
+    const past = run(src, {});
+    const slow = run(src, { direct: false });
+    expect(show(past)).toEqual(show(slow));
+    expect(show(past)).toHaveLength(2);
+    expect([past.directRuns, past.directAfterBranch, past.directBails]).toEqual([1, 1, 0]);
+    expect(past.fused.fix).toBe(2000);
+    expect(past.steps).toBe(slow.steps);
+    // Under a step budget it is off by default (its paths share no memo), and `afterBranch: 0` turns it off.
+    expect(run(src, { maxSteps: 10_000_000 }).directAfterBranch).toBe(0);
+    const off = run(src, { afterBranch: 0 });
+    expect(off.directAfterBranch).toBe(0);
+    expect(off.directBails).toBeGreaterThan(0);
+    expect(show(off)).toEqual(show(slow));
+    // A give-up pauses the fast path for an eighth of the rule applications it wasted, not twice as many: the
+    // general machine takes the loop up for a while, then the fast path takes it back (here with the run past the
+    // branch off, so that the root's run gives up). With the old pause the general machine ran all of it (fix 0).
+    expect(off.fused.fix).toBeGreaterThan(1500);
+    // Past its allowance the run gives up at its next branch: 2^12 paths after the first branch need far more than
+    // 64 rule applications; the general machine answers.
+    const strings = `let go = fix (\\loop. \\n. \\acc. if n == 0 then acc else loop (n - 1) (acc + str((fork @"flip").[1]))) in go 12 ""`;
+    const small = run(strings, { afterBranch: 64 });
+    expect(small.directAfterBranch).toBe(0);
+    expect(small.directBails).toBeGreaterThan(0);
+    expect(show(small)).toEqual(show(run(strings, { direct: false })));
+    expect(show(small)).toHaveLength(4096);
   });
 
   it('a fully deterministic program runs on the fast path alone (no task, no memo)', () => {

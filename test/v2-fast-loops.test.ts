@@ -213,7 +213,7 @@ describe('v2 fast path (fused if, curried applications, inline quick code) = the
     // A fast-path run that gives up (here at the flip after the loop: two outcomes) has its shortcuts taken back
     // with its rule applications, so the counts are those of the runs that finished: the loop's once.
     const e = closeProgram(parse(`${COUNT} let r = count ${N} 0 in [r, fork @"flip"]`, lat), loadPrelude(lat, coin.preludeSource));
-    const bailed = evaluateV2(coin, lat, US.bottom, start, e, 100_000);
+    const bailed = evaluateV2(coin, lat, US.bottom, start, e, 100_000, { afterBranch: 0 });
     expect(bailed.directBails).toBeGreaterThanOrEqual(1);
     expect(bailed.fused).toEqual(c);
     // The general machine never fuses.

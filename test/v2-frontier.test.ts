@@ -60,8 +60,11 @@ describe('frontier runs: the same answers as the substitution evaluator', () => 
     // A 3-way chain: three responses per step, weights 1/2, 1/3, 1/6, a state mod 5.
     const dist: ResponseDist = [['0', Q.rat(1, 2)], ['1', Q.rat(1, 3)], ['2', Q.rat(1, 6)]];
     const m = standardModel('three-way', () => dist);
-    const e = program(`let go = fix (\\loop. \\n. \\acc. if n == 0 then acc else loop (n - 1) ((acc + (fork @"roll")) % 5)) in go 7 0`, m);
+    // (`.[1]`: the response of the forked conversation. Until the fifteenth session this read `acc + (fork @"roll")`,
+    // a number plus an array, stuck at the first step on every path, so no weight was ever carried.)
+    const e = program(`let go = fix (\\loop. \\n. \\acc. if n == 0 then acc else loop (n - 1) ((acc + (fork @"roll").[1]) % 5)) in go 7 0`, m);
     const spec = table(evaluate(m, lat, US.bottom, start, e, 4000, { engine: 'substitution' }));
+    expect(spec).toHaveLength(5);
     const r = evaluateV2(m, lat, US.bottom, start, e, 4000);
     expect(table(r)).toEqual(spec);
     expect(r.directFrontier).toBeGreaterThan(0);

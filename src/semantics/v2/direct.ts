@@ -7,12 +7,14 @@
  * premises in the order of their generators in machine.ts, side conditions shared through Machine's
  * helpers); every other rule runs as its own generator. A tail premise (App's body, Recv's response)
  * replaces its rule's frame, so a tail loop does not grow the stack. Each rule then makes at most one
- * terminal request (an outcome or a tail premise), except Recv with several responses: there the run gives
- * up (`undefined`) and the general machine does the derivation — unless it is a *depth-first* run
- * (`stepLimit` given, for entries of nodes that never merge): then the other responses become a choice
- * point (the frames below copied), taken when the current path ends, and the result is the list of every
- * path's outcome. Otherwise the result is exactly the general machine's: one outcome with its weight (a lone
- * response of a sub-distribution model may weigh less than 1), or none.
+ * terminal request (an outcome or a tail premise), except Recv with several responses: there the other
+ * responses become a choice point (the frames below copied), taken when the current path ends, and the result
+ * is the list of every path's outcome. A *depth-first* run (`stepLimit` given, for entries of nodes that never
+ * merge) does so from the start; any other run from its first branch on, for at most `Machine.afterBranch`
+ * more rule applications (so that the work before the branch is kept: docs/evaluator-v2.md, "Work before a
+ * branch"); past that, or where a depth-first run could not go on, it gives up (`undefined`) and the general
+ * machine does the derivation. Without a branch the result is exactly the general machine's: one outcome with
+ * its weight (a lone response of a sub-distribution model may weigh less than 1), or none.
  *
  * Why it is fast: the loop keeps the current configuration and the result in local variables (no closure,
  * no object per premise), the frames are parallel arrays indexed by depth (no object per frame; a deep
@@ -307,10 +309,11 @@ function churchShape<L>(c: LamCode<L>): number {
 
 /**
  * The fast path's run of `root` on machine `m` (rule applications counted in `m.steps`): the result (empty
- * or one weighted outcome), or undefined when it branched (the caller gives up). With `stepLimit`, a
- * depth-first run: branches are taken one after another and the result lists every path's outcome
+ * or one weighted outcome), or undefined when it gave up (the caller's general machine does the derivation). With
+ * `stepLimit`, a depth-first run: branches are taken one after another and the result lists every path's outcome
  * (unmerged); it gives up when a rule generator is below a branch, when it enters a node that merged in this
- * machine after branching, or at a branch past `stepLimit` rule applications. With `tails` too, a frontier run
+ * machine after branching, or at a branch past `stepLimit` rule applications. Without it, the run becomes such a
+ * run at its first branch, with the limit `m.afterBranch` rule applications later (none: it gives up there). With `tails` too, a frontier run
  * (`Machine.frontier`): branches are taken as in a depth-first run, but a path ends at its first tail premise (a
  * configuration entered with no frame below, other than the root), pushed on `tails` with the path's weight; the
  * result lists the outcomes of the paths that finished before one.
@@ -334,7 +337,8 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number, ta
   // A depth-first run (`stepLimit` given): the outcomes of the finished paths, and the choice points left.
   const outs: WOut<L>[] = [];
   const choices: Choice<L>[] = [];
-  const depthFirst = stepLimit !== undefined;
+  let depthFirst = stepLimit !== undefined;
+  let limit = stepLimit ?? 0;
   /** Keys of a sample of the tail entries after branching (`repeats`). */
   let seen: Set<string> | undefined;
   // A frontier run (`tails` given, with `stepLimit`): every path ends at the first configuration it enters with no
@@ -560,7 +564,13 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number, ta
         const rs = m.ev.responses(conv);
         if (rs.length === 0) { has = true; val = undefined; w = cw; break; }
         if (rs.length > 1) {
-          if (!depthFirst || m.steps > stepLimit) return undefined;
+          if (!depthFirst) {
+            // The first branch of a run that is not depth first: go on depth first for at most `m.afterBranch`
+            // more rule applications (and not past half the step budget) rather than throw away the work so far.
+            if (m.afterBranch <= 0 || m.steps > m.opts.maxSteps / 2) return undefined;
+            depthFirst = true;
+            limit = Math.min(m.steps + m.afterBranch, m.opts.maxSteps / 2);
+          } else if (m.steps > limit) return undefined;
           for (let i = 0; i < sp; i++) if (fk[i] === GEN) return undefined;
           const alts: (Req<L> & { t: 'tail' })[] = [];
           for (let i = 1; i < rs.length; i++) alts.push(m.recvTail(fuel - 1, conv, rs[i]![0], rs[i]![1]));
@@ -590,13 +600,13 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number, ta
     // RETURN: hand the result to the frames until one starts a premise (back to ENTER) or none is left.
     for (;;) {
       if (sp === 0) {
-        if (stepLimit === undefined) return val === undefined ? [] : [{ out: isFailure(val) ? val : m.ok(oc, val), weight: w }];
+        if (!depthFirst) return val === undefined ? [] : [{ out: isFailure(val) ? val : m.ok(oc, val), weight: w }];
         // A depth-first run: this path is done; take the next request of the latest choice point.
         // (Every path ends here: an outcome, nothing, or a tail just handed on.)
         if (++paths > maxPaths) return undefined;
         if (val !== undefined) outs.push({ out: isFailure(val) ? val : m.ok(oc, val), weight: w });
         const ch = choices[choices.length - 1];
-        if (ch === undefined) return outs;
+        if (ch === undefined) { if (stepLimit === undefined) m.directAfterBranch++; return outs; }
         const alt = ch.alts[ch.at++]!;
         if (ch.at === ch.alts.length) choices.pop();
         sp = ch.sp;

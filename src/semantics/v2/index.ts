@@ -14,6 +14,8 @@ import { REFERENCE } from '../rules.ts';
 import { assembleEvaluation, type Evaluation } from '../evaluate.ts';
 import { compileProgram } from './code.ts';
 import { Machine, type Fused } from './machine.ts';
+
+export { AFTER_BRANCH_STEPS } from './machine.ts';
 import { readback } from './values.ts';
 
 export interface V2Options<L> {
@@ -37,6 +39,11 @@ export interface V2Options<L> {
   readonly probation?: number;
   /** Deliberately wrong variable read (pc joined into the top-level label only): for showing the equivalence property fails. */
   readonly brokenVarRead?: boolean;
+  /**
+   * Rule applications a fast-path run may go on depth first past its first branch before giving up (default 1,024
+   * without a step limit, 0 under one; 0 gives up at the branch). `MachineOptions.afterBranch`.
+   */
+  readonly afterBranch?: number;
 }
 
 /** What v2 reports besides the evaluation: peak sizes of its bounded tables. */
@@ -48,6 +55,8 @@ export interface V2Evaluation<L> extends Evaluation<L> {
   readonly directBails: number;
   /** Of `directRuns`, depth-first runs of entries that never merge (the fast path taking a model's several responses one after another). */
   readonly directDepthFirst: number;
+  /** Of `directRuns`, those that went on depth first past their first branch (`Machine.directAfterBranch`). */
+  readonly directAfterBranch: number;
   /** Round entries the fast path ran up to their tail premises, branches included (`Machine.directFrontier`). */
   readonly directFrontier: number;
   /** Outcomes of sub-derivations handed to the rules waiting on them (`Machine.handed`): the work merging saves. */
@@ -70,6 +79,7 @@ export function evaluateV2<L>(
     ...(opts.direct === false ? { direct: false } : {}),
     ...(opts.frontier !== undefined ? { frontier: opts.frontier } : {}),
     ...(opts.probation !== undefined ? { probation: opts.probation } : {}),
+    ...(opts.afterBranch !== undefined ? { afterBranch: opts.afterBranch } : {}),
   });
   const outs = m.run(pc, { label: conv.label, msgs: ev.internMessages(conv.messages) }, compileProgram(expr), fuel);
   const a = assembleEvaluation(lattice, outs.map(({ out, weight }) => ({ outcome: out, weight })), (c) => ev.publicConv(c), readback);
@@ -86,6 +96,7 @@ export function evaluateV2<L>(
     directRuns: m.directRuns,
     directBails: m.directBails,
     directDepthFirst: m.directDepthFirst,
+    directAfterBranch: m.directAfterBranch,
     directFrontier: m.directFrontier,
     premiseOutcomes: m.handed,
     fused: m.fused,
