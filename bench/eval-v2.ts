@@ -123,7 +123,7 @@ interface Plan {
 const PLANS: readonly Plan[] = [
   { shape: 'counter', ns: [1000, 10_000, 100_000, 1_000_000], substitutionUpTo: 1000 },
   { shape: 'thenflip', ns: [1000, 100_000, 1_000_000], substitutionUpTo: 0 },
-  { shape: 'sumrec', ns: [1000, 10_000, 100_000], substitutionUpTo: 100 },
+  { shape: 'sumrec', ns: [1000, 10_000, 100_000, 1_000_000], substitutionUpTo: 100 },
   // WebPPL's plain enumerate first takes > 1 s at (a) N ≈ 18 and (b) N ≈ 11 (2^N and 3^N paths).
   { shape: 'coins', ns: [16, 18, 20, 22, 32, 64, 128, 256], substitutionUpTo: 128, cachedUpTo: 256 },
   { shape: 'chain', ns: [10, 11, 12, 13, 16, 32, 64, 128, 256], substitutionUpTo: 128, cachedUpTo: 256 },
