@@ -59,12 +59,12 @@ function table(lat: Lattice<unknown>, r: Evaluation<unknown>): string[] {
   ];
 }
 
-function run(lat: Lattice<unknown>, model: PModel, e: Expr<unknown>, pc: unknown, fuel: number, engine: 'substitution' | 'v2' | 'v2-general'): string[] {
+function run(lat: Lattice<unknown>, model: PModel, e: Expr<unknown>, pc: unknown, fuel: number, engine: 'substitution' | 'v2' | 'v2-general' | 'v2-rounds'): string[] {
   const closed = closeProgram(e, loadPrelude(lat, model.preludeSource));
   const start = { label: lat.bottom, messages: [] };
   return table(lat, engine === 'substitution'
     ? evaluate(model, lat, pc, start, closed, fuel, { engine: 'substitution' })
-    : evaluateV2(model, lat, pc, start, closed, fuel, { direct: engine === 'v2' }));
+    : evaluateV2(model, lat, pc, start, closed, fuel, engine === 'v2-rounds' ? { afterBranch: 0, frontier: false } : { direct: engine === 'v2' }));
 }
 
 describe('v2 shares nothing observable between evaluations', () => {
@@ -88,6 +88,41 @@ describe('v2 shares nothing observable between evaluations', () => {
       }
     }
     expect(compared).toBe(2 * 3 * 5 * 2 * 7 * 2);
+  });
+
+  it('a literal in a response is not shared between evaluations: its value id belongs to one machine', () => {
+    // Responses are parsed and compiled once and shared by every evaluation (their code nodes too), and the fast
+    // path caches a literal's value on its node (`ScalarCache`); a value's id is its identity in ONE machine's
+    // intern table. Reused by a later machine, a response's `2` would carry an id that machine gives to another
+    // value, and merging would take them for the same value. Many interleaved evaluations whose outcomes mix
+    // response literals with computed values, each against the substitution evaluator. (Shown able to fail: the
+    // scalar cache without its machine check (direct.ts `quickIn`) fails here, under `v2-rounds`.)
+    // Each response `if true then d else 9`: its digit a literal the fast path evaluates (a bare `d` is built by
+    // the general machine's quick path, which shares no values).
+    const digits = standardModel('digits', () => ['0', '1', '2', '3'].map((d) => [`if true then ${d} else 9`, Q.rat(1, 4)] as const));
+    const lat = LATTICES[1]!;
+    // A response's digit and the program's `5` meet in one configuration (`c`): merged by value id, a stale id
+    // equal to the one this machine gives `5` merges 5 with that digit.
+    const srcs = [
+      'let a = (fork @"q").[1] in let c = (if a == 0 then 5 else a) in c + 100',
+      'let a = (fork @"q").[1] in let c = (if a == 0 then 5 else a) in [c]',
+      'let p = [40, 41] in let a = (fork @"q").[1] in let c = (if a == 0 then 6 else a) in c + 100',
+      'let a = (fork @"q").[1] in let b = (fork @"q").[1] in a + b',
+      'let a = (fork @"q").[1] in if a < 2 then a else 5 - a',
+    ].map((s) => parse(s, lat) as Expr<unknown>);
+    let compared = 0, outcomes = 0;
+    for (let round = 0; round < 3; round++) {
+      for (const [i, e] of srcs.entries()) {
+        const spec = run(lat, digits, e, lat.bottom, 60, 'substitution');
+        expect(run(lat, digits, e, lat.bottom, 60, 'v2'), `round ${round}, program ${i}`).toEqual(spec);
+        // The fast path taking the responses' tails one by one, the general machine merging their outcomes by value id.
+        expect(run(lat, digits, e, lat.bottom, 60, 'v2-rounds'), `round ${round}, program ${i} (rounds)`).toEqual(spec);
+        compared++;
+        outcomes += spec.length;
+      }
+    }
+    expect(compared).toBe(15);
+    expect(outcomes).toBeGreaterThan(60);
   });
 
   it('an evaluation repeated after evaluations on other lattices gives the same answer as the first time', () => {
