@@ -28,6 +28,7 @@ const include = [
   'test/v2-depth.test.ts',
   'test/v2-code.test.ts',
   'test/v2-reuse.test.ts',
+  'test/v2-warm-up.test.ts',
   'test/semantics-examples.test.ts',
   'test/semantics-rules.test.ts',
   'test/decisions.test.ts',

@@ -21,10 +21,11 @@ import { median } from './lib/stats.ts';
 
 /**
  * `v2-general`: v2 without its deterministic fast path (`direct: false`), to measure what the fast path gives;
- * `v2-rounds`: v2 without frontier runs (`frontier: false`: round entries taken apart by the general machine).
+ * `v2-rounds`: v2 without frontier runs (`frontier: false`: round entries taken apart by the general machine);
+ * `v2-unwarmed`: v2 without its warm-up evaluations (`warmUp: false`), to measure what they give.
  */
 const task = JSON.parse(process.argv[2] ?? '{}') as {
-  shape: string; n: number; engine: 'v2' | 'v2-general' | 'v2-rounds' | 'substitution'; repeats: number; warmup?: number; repeatBelowMs?: number;
+  shape: string; n: number; engine: 'v2' | 'v2-general' | 'v2-rounds' | 'v2-unwarmed' | 'substitution'; repeats: number; warmup?: number; repeatBelowMs?: number;
 };
 const WARMUP = task.warmup ?? 0;
 const REPEAT_BELOW_MS = task.repeatBelowMs ?? Infinity;
@@ -43,7 +44,7 @@ try {
     const c0 = process.cpuUsage();
     const t0 = performance.now();
     last = task.engine !== 'substitution'
-      ? evaluateV2(model, lat, lat.bottom, { label: lat.bottom, messages: [] }, expr, FUEL, { prelude, ...(task.engine === 'v2-general' ? { direct: false } : task.engine === 'v2-rounds' ? { frontier: false } : {}) })
+      ? evaluateV2(model, lat, lat.bottom, { label: lat.bottom, messages: [] }, expr, FUEL, { prelude, ...(task.engine === 'v2-general' ? { direct: false } : task.engine === 'v2-rounds' ? { frontier: false } : task.engine === 'v2-unwarmed' ? { warmUp: false } : {}) })
       : evaluate(model, lat, lat.bottom, { label: lat.bottom, messages: [] }, expr, FUEL, { prelude, engine: 'substitution' });
     const ms = performance.now() - t0;
     const c = process.cpuUsage(c0);

@@ -17,6 +17,7 @@ import { Machine, type Fused } from './machine.ts';
 
 export { AFTER_BRANCH_STEPS } from './machine.ts';
 import { readback } from './values.ts';
+import { warmUp } from './warm-up.ts';
 
 export interface V2Options<L> {
   readonly prelude?: Prelude<L>;
@@ -44,6 +45,12 @@ export interface V2Options<L> {
    * without a step limit, 0 under one; 0 gives up at the branch). `MachineOptions.afterBranch`.
    */
   readonly afterBranch?: number;
+  /**
+   * Run the warm-up evaluations first if this process has not yet on this lattice (default true; `warm-up.ts`):
+   * ≈ 10–15 ms once, so that the evaluator's hot functions are optimised with feedback for every path and a
+   * process's second long evaluation does not run unoptimised. False only to measure without it.
+   */
+  readonly warmUp?: boolean;
 }
 
 /** What v2 reports besides the evaluation: peak sizes of its bounded tables. */
@@ -68,6 +75,14 @@ export interface V2Evaluation<L> extends Evaluation<L> {
 /** `⟦pc ⊢ conv, expr⟧_fuel` under the reference semantics, by the v2 machine. */
 export function evaluateV2<L>(
   model: PModel, lattice: Lattice<L>, pc: L, conv: Conversation<L>, expr: Expr<L>, fuel: number, opts: V2Options<L> = {},
+): V2Evaluation<L> {
+  if (opts.warmUp !== false) warmUp(lattice, (m, e, o) => evaluateOnce(m, lattice, lattice.bottom, { label: lattice.bottom, messages: [] }, e, 1_000, o));
+  return evaluateOnce(model, lattice, pc, conv, expr, fuel, opts);
+}
+
+/** `evaluateV2` without the warm-up. */
+function evaluateOnce<L>(
+  model: PModel, lattice: Lattice<L>, pc: L, conv: Conversation<L>, expr: Expr<L>, fuel: number, opts: V2Options<L>,
 ): V2Evaluation<L> {
   const prelude = opts.prelude ?? loadPrelude(lattice, model.preludeSource);
   const ev = new Ev<L>(lattice, model, REFERENCE, prelude, undefined, false);

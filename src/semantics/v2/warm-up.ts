@@ -1,0 +1,82 @@
+/**
+ * Warm-up evaluations (docs/evaluator-v2.md, "Warm-up evaluations"): before a process's first v2 evaluation on a
+ * lattice, a few tiny fixed programs are evaluated and their answers checked and thrown away, so that V8 has type
+ * feedback for the evaluator's once-per-evaluation paths (a table's lazy creation, a machine's first response, the
+ * fast path's loop exit) before it optimises the hot functions. Without them the optimised `runDirect` is thrown
+ * away at the end of the first long evaluation, and the second one runs unoptimised while TurboFan compiles it
+ * again (≈ 90 ms of a background thread).
+ *
+ * Nothing is shared with the caller's evaluations but what any two evaluations share (the parse and prelude
+ * caches; test/v2-reuse.test.ts). ≈ 8–9 ms of CPU once per lattice in a process (`npm run bench:eval-v2`'s empty
+ * run, with and without).
+ */
+import * as Q from '../../distributions/rational.ts';
+import type { Lattice } from '../../lattice/lattice.ts';
+import { coinModel } from '../models/index.ts';
+import { closeProgram, loadPrelude } from '../prelude.ts';
+import type { Expr } from '../../syntax/ast.ts';
+import { parse } from '../../syntax/parser.ts';
+import type { PModel } from '../model.ts';
+
+/** What a warm-up evaluation is given, and what it answers (`value ↦ weight`, sorted: the tests check it). */
+export interface WarmUpRun {
+  readonly src: string;
+  readonly frontier?: boolean;
+  readonly direct?: boolean;
+  readonly afterBranch?: number;
+  readonly expect: readonly string[];
+}
+
+/**
+ * One program per kind of loop the fast path and the general machine run: a loop with a branch per iteration,
+ * taken by the general machine's rounds (frontier runs off, the fast path giving up at the branch: rounds, a
+ * response's first parse, merging), a deterministic tail loop (the fast path's loop exit) and a non-tail recursion
+ * (its frames). Chosen by measurement (docs/evaluator-v2.md, "Warm-up evaluations"): the same loop with a branch
+ * run by the fast path's depth-first and frontier runs too made the deterministic counter's first evaluation ≈ 25 %
+ * slower (the optimised `runDirect` then serves both kinds of run), and repeating the set gained nothing.
+ */
+export const WARM_UP: readonly WarmUpRun[] = [
+  {
+    src: 'let step = fix (\\loop. \\n. \\acc. if n == 0 then acc else loop (n - 1) (acc + (fork @"flip").[1])) in step 3 0',
+    frontier: false, afterBranch: 0,
+    expect: ['0 ↦ 1/8', '1 ↦ 3/8', '2 ↦ 3/8', '3 ↦ 1/8'],
+  },
+  { src: 'let count = fix (\\f. \\n. \\acc. if n == 0 then acc else f (n - 1) (acc + 1)) in count 20 0', expect: ['20 ↦ 1'] },
+  { src: 'let sum = fix (\\f. \\n. if n == 0 then 0 else n + f (n - 1)) in sum 20', expect: ['210 ↦ 1'] },
+];
+
+/** Options of one warm-up evaluation, as `evaluateV2` takes them. */
+export type WarmUpOptions = Omit<WarmUpRun, 'src' | 'expect'>;
+
+const warmed = new WeakSet<object>();
+
+/** Whether this process has warmed up on `lattice` (for tests). */
+export function warmedUp(lattice: Lattice<unknown>): boolean { return warmed.has(lattice); }
+
+/**
+ * Run the warm-up on `lattice`, once per process and lattice object: `run` is one evaluation by v2 without the
+ * warm-up (the caller's own entry point). The answers are not looked at (test/v2-warm-up.test.ts checks them on
+ * every shipped lattice): a user's lattice under test may be wrong, and that is for the user's own evaluation to
+ * show, in its context. For the same reason an exception ends the warm-up and is not reported here: the
+ * evaluation that follows meets it again where it can be reported.
+ */
+export function warmUp<L>(lattice: Lattice<L>, run: (model: PModel, expr: Expr<L>, opts: WarmUpOptions) => unknown): void {
+  if (warmed.has(lattice)) return;
+  warmed.add(lattice);
+  try {
+    const model = coinModel(Q.rat(1, 2));
+    const prelude = loadPrelude(lattice, model.preludeSource);
+    for (const w of WARM_UP) run(model, closeProgram(parse(w.src, lattice), prelude), warmUpOptions(w));
+  } catch {
+    // Ended; see above.
+  }
+}
+
+/** A warm-up run's options for `evaluateV2`. */
+export function warmUpOptions(w: WarmUpRun): WarmUpOptions {
+  return {
+    ...(w.frontier !== undefined ? { frontier: w.frontier } : {}),
+    ...(w.direct !== undefined ? { direct: w.direct } : {}),
+    ...(w.afterBranch !== undefined ? { afterBranch: w.afterBranch } : {}),
+  };
+}
