@@ -56,6 +56,14 @@ describe('v2 warm-up', () => {
     const r = evaluateV2(coin, other, other.bottom, { label: other.bottom, messages: [] }, e, 10);
     expect(warmedUp(other)).toBe(true);
     expect(rows(r)).toEqual(['3 ↦ 1']);
+
+    // Through `evaluate` (as `llmbda run` calls it, one evaluation per process): off when asked, else on.
+    const third = chain(7) as Lattice<unknown>;
+    const e3 = parse('1 + 2', third);
+    evaluate(coin, third, third.bottom, { label: third.bottom, messages: [] }, e3, 10, { warmUp: false });
+    expect(warmedUp(third)).toBe(false);
+    evaluate(coin, third, third.bottom, { label: third.bottom, messages: [] }, e3, 10);
+    expect(warmedUp(third)).toBe(true);
   });
 
   it('an exception ends the warm-up without escaping, and the lattice counts as warmed', () => {

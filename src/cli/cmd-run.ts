@@ -106,7 +106,8 @@ export async function executeRun(file: string, opts: RunOpts): Promise<RunOutput
   const semantics = opts.variant !== undefined && opts.variant !== 'reference' ? await resolveVariantSemantics(opts.variant) : undefined;
   let res;
   try {
-    res = evaluate(model, lat, pc, conv, expr, opts.fuel, { prelude, ...(semantics ? { semantics } : {}), ...(opts.maxSteps !== undefined ? { maxSteps: opts.maxSteps } : {}), ...(opts.maxOutcomes !== undefined ? { maxOutcomes: opts.maxOutcomes } : {}) });
+    // One evaluation in this process: v2's warm-up evaluations would only cost (docs/evaluator-v2.md).
+    res = evaluate(model, lat, pc, conv, expr, opts.fuel, { prelude, warmUp: false, ...(semantics ? { semantics } : {}), ...(opts.maxSteps !== undefined ? { maxSteps: opts.maxSteps } : {}), ...(opts.maxOutcomes !== undefined ? { maxOutcomes: opts.maxOutcomes } : {}) });
   } catch (e) {
     if (e instanceof BudgetExceeded) throw new UserError(`${file}: ${e.message}`);
     throw e;

@@ -46,6 +46,11 @@ export interface EvalOptions<L> {
    * runs on the substitution evaluator (docs/evaluator-v2.md).
    */
   readonly engine?: 'auto' | 'substitution' | 'v2';
+  /**
+   * v2's warm-up evaluations (`V2Options.warmUp`, default true): off where a process evaluates one program only
+   * (`llmbda run`), since they pay off from a process's second long evaluation on.
+   */
+  readonly warmUp?: boolean;
 }
 
 /** A failure and the mass that went to it. */
@@ -99,6 +104,7 @@ export function evaluate<L>(
       // v2 keeps derivations off the JS stack; only very deeply nested syntax or values can still reach it.
       return evaluateV2(model, lattice, pc, conv, expr, fuel, {
         prelude, ...(opts.maxSteps !== undefined ? { maxSteps: opts.maxSteps } : {}), ...(opts.maxOutcomes !== undefined ? { maxOutcomes: opts.maxOutcomes } : {}),
+        ...(opts.warmUp === false ? { warmUp: false } : {}),
       });
     }
     return evaluateSubstitution(model, lattice, pc, conv, expr, fuel, semantics, prelude, opts);
