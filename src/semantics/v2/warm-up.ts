@@ -7,8 +7,9 @@
  * again (≈ 90 ms of a background thread).
  *
  * Nothing is shared with the caller's evaluations but what any two evaluations share (the parse and prelude
- * caches; test/v2-reuse.test.ts). ≈ 8–9 ms of CPU once per lattice in a process (`npm run bench:eval-v2`'s empty
- * run, with and without).
+ * caches; test/v2-reuse.test.ts). ≈ 7 ms of CPU once per lattice in a process (the empty program's first
+ * evaluation 9.7 against 2.6 ms, `npm run bench:warm-up`); a trade, measured there: long second evaluations up to
+ * 2× faster, a few short ones slower.
  */
 import * as Q from '../../distributions/rational.ts';
 import type { Lattice } from '../../lattice/lattice.ts';
