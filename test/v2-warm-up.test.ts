@@ -16,7 +16,7 @@ import { closeProgram, loadPrelude } from '../src/semantics/prelude.ts';
 import { evaluate, type Evaluation } from '../src/semantics/evaluate.ts';
 import { evaluateV2 } from '../src/semantics/v2/index.ts';
 import { coinModel } from '../src/semantics/models/index.ts';
-import { WARM_UP, warmUp, warmUpOptions, warmedUp } from '../src/semantics/v2/warm-up.ts';
+import { WARM_UP, warmUp, warmedUp } from '../src/semantics/v2/warm-up.ts';
 
 /** `value ↦ weight` per outcome, sorted, plus what is missing: the warm-up table's form. */
 function rows(r: Evaluation<unknown>): string[] {
@@ -35,7 +35,7 @@ describe('v2 warm-up', () => {
     const start = { label: lat.bottom, messages: [] };
     for (const w of WARM_UP) {
       const e = closeProgram(parse(w.src, lat), loadPrelude(lat, coin.preludeSource));
-      expect(rows(evaluateV2(coin, lat, lat.bottom, start, e, 1_000, { ...warmUpOptions(w), warmUp: false })), w.src).toEqual(w.expect);
+      expect(rows(evaluateV2(coin, lat, lat.bottom, start, e, 1_000, { ...w.opts, warmUp: false })), w.src).toEqual(w.expect);
       expect(rows(evaluate(coin, lat, lat.bottom, start, e, 1_000, { engine: 'substitution' })), w.src).toEqual(w.expect);
     }
   });
@@ -44,7 +44,7 @@ describe('v2 warm-up', () => {
     const lat = chain(7) as Lattice<unknown>;
     const seen: string[] = [];
     warmUp(lat, (_m, _e, o) => { seen.push(JSON.stringify(o)); });
-    expect(seen).toEqual(WARM_UP.map((w) => JSON.stringify(warmUpOptions(w))));
+    expect(seen).toEqual(WARM_UP.map((w) => JSON.stringify(w.opts)));
     expect(seen[0]).toBe('{"frontier":false,"afterBranch":0}');
     warmUp(lat, () => { seen.push('again'); });
     expect(seen).toHaveLength(WARM_UP.length);

@@ -17,7 +17,7 @@ import { Machine, type Fused } from './machine.ts';
 
 export { AFTER_BRANCH_STEPS } from './machine.ts';
 import { readback } from './values.ts';
-import { warmUp } from './warm-up.ts';
+import { warmUp, warmedUp } from './warm-up.ts';
 
 export interface V2Options<L> {
   readonly prelude?: Prelude<L>;
@@ -77,7 +77,10 @@ export interface V2Evaluation<L> extends Evaluation<L> {
 export function evaluateV2<L>(
   model: PModel, lattice: Lattice<L>, pc: L, conv: Conversation<L>, expr: Expr<L>, fuel: number, opts: V2Options<L> = {},
 ): V2Evaluation<L> {
-  if (opts.warmUp !== false) warmUp(lattice, (m, e, o) => evaluateOnce(m, lattice, lattice.bottom, { label: lattice.bottom, messages: [] }, e, 1_000, o));
+  // Checked here first so that an evaluation after the warm-up allocates nothing for it (suites run thousands).
+  if (opts.warmUp !== false && !warmedUp(lattice)) {
+    warmUp(lattice, (m, e, o) => evaluateOnce(m, lattice, lattice.bottom, { label: lattice.bottom, messages: [] }, e, 1_000, o));
+  }
   return evaluateOnce(model, lattice, pc, conv, expr, fuel, opts);
 }
 

@@ -1,6 +1,6 @@
 /**
  * Warm-up evaluations (docs/evaluator-v2.md, "Warm-up evaluations"): before a process's first v2 evaluation on a
- * lattice, a few tiny fixed programs are evaluated and their answers checked and thrown away, so that V8 has type
+ * lattice, a few tiny fixed programs are evaluated and their answers thrown away, so that V8 has type
  * feedback for the evaluator's once-per-evaluation paths (a table's lazy creation, a machine's first response, the
  * fast path's loop exit) before it optimises the hot functions. Without them the optimised `runDirect` is thrown
  * away at the end of the first long evaluation, and the second one runs unoptimised while TurboFan compiles it
@@ -19,12 +19,16 @@ import type { Expr } from '../../syntax/ast.ts';
 import { parse } from '../../syntax/parser.ts';
 import type { PModel } from '../model.ts';
 
+/** Options of one warm-up evaluation, as `evaluateV2` takes them. */
+export interface WarmUpOptions {
+  readonly frontier?: boolean;
+  readonly afterBranch?: number;
+}
+
 /** What a warm-up evaluation is given, and what it answers (`value ↦ weight`, sorted: the tests check it). */
 export interface WarmUpRun {
   readonly src: string;
-  readonly frontier?: boolean;
-  readonly direct?: boolean;
-  readonly afterBranch?: number;
+  readonly opts: WarmUpOptions;
   readonly expect: readonly string[];
 }
 
@@ -39,19 +43,16 @@ export interface WarmUpRun {
 export const WARM_UP: readonly WarmUpRun[] = [
   {
     src: 'let step = fix (\\loop. \\n. \\acc. if n == 0 then acc else loop (n - 1) (acc + (fork @"flip").[1])) in step 3 0',
-    frontier: false, afterBranch: 0,
+    opts: { frontier: false, afterBranch: 0 },
     expect: ['0 ↦ 1/8', '1 ↦ 3/8', '2 ↦ 3/8', '3 ↦ 1/8'],
   },
-  { src: 'let count = fix (\\f. \\n. \\acc. if n == 0 then acc else f (n - 1) (acc + 1)) in count 20 0', expect: ['20 ↦ 1'] },
-  { src: 'let sum = fix (\\f. \\n. if n == 0 then 0 else n + f (n - 1)) in sum 20', expect: ['210 ↦ 1'] },
+  { src: 'let count = fix (\\f. \\n. \\acc. if n == 0 then acc else f (n - 1) (acc + 1)) in count 20 0', opts: {}, expect: ['20 ↦ 1'] },
+  { src: 'let sum = fix (\\f. \\n. if n == 0 then 0 else n + f (n - 1)) in sum 20', opts: {}, expect: ['210 ↦ 1'] },
 ];
-
-/** Options of one warm-up evaluation, as `evaluateV2` takes them. */
-export type WarmUpOptions = Omit<WarmUpRun, 'src' | 'expect'>;
 
 const warmed = new WeakSet<object>();
 
-/** Whether this process has warmed up on `lattice` (for tests). */
+/** Whether this process has warmed up on `lattice` (`evaluateV2` asks before building the warm-up's closure). */
 export function warmedUp(lattice: Lattice<unknown>): boolean { return warmed.has(lattice); }
 
 /**
@@ -67,17 +68,8 @@ export function warmUp<L>(lattice: Lattice<L>, run: (model: PModel, expr: Expr<L
   try {
     const model = coinModel(Q.rat(1, 2));
     const prelude = loadPrelude(lattice, model.preludeSource);
-    for (const w of WARM_UP) run(model, closeProgram(parse(w.src, lattice), prelude), warmUpOptions(w));
+    for (const w of WARM_UP) run(model, closeProgram(parse(w.src, lattice), prelude), w.opts);
   } catch {
     // Ended; see above.
   }
-}
-
-/** A warm-up run's options for `evaluateV2`. */
-export function warmUpOptions(w: WarmUpRun): WarmUpOptions {
-  return {
-    ...(w.frontier !== undefined ? { frontier: w.frontier } : {}),
-    ...(w.direct !== undefined ? { direct: w.direct } : {}),
-    ...(w.afterBranch !== undefined ? { afterBranch: w.afterBranch } : {}),
-  };
 }
