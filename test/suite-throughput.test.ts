@@ -113,12 +113,18 @@ describe('evalPair evaluates a case whose two runs start alike once', () => {
 });
 
 describe('check\'s default worker count', () => {
-  it('is one per core while cores are idle, one on a busy machine', async () => {
+  it('is one per 1.5 cores while cores are idle (one on 2 cores), one on a busy machine', async () => {
     const { defaultWorkers } = await import('../src/runner/pool.ts');
-    expect(defaultWorkers(0, 2)).toBe(2);
-    expect(defaultWorkers(1.5, 2)).toBe(2);
+    // A worker keeps ≈ 1.5 cores busy (its GC and compiler threads): two on 2 cores cost more CPU for no gain.
+    expect(defaultWorkers(0, 1)).toBe(1);
+    expect(defaultWorkers(0, 2)).toBe(1);
+    expect(defaultWorkers(1.5, 2)).toBe(1);
+    expect(defaultWorkers(0, 3)).toBe(2);
+    expect(defaultWorkers(0, 4)).toBe(2);
     expect(defaultWorkers(2, 2)).toBe(1);
     expect(defaultWorkers(14, 2)).toBe(1);
-    expect(defaultWorkers(3, 8)).toBe(8);
+    expect(defaultWorkers(3, 8)).toBe(5);
+    expect(defaultWorkers(0, 16)).toBe(10);
+    expect(defaultWorkers(16, 16)).toBe(1);
   });
 });

@@ -57,7 +57,7 @@ export function registerCheck(program: Command, result: CommandResult): void {
     .option('--variant <name|file.ts>', 'check a variant semantics instead of the reference')
     .option('--path <path>', 'replay one printed counterexample: fast-check\'s path (needs one --suite, one --lattice and the printed --seed, --runs)')
     .option('--time <duration>', 'time budget for the whole check, e.g. 2m: each (suite, lattice) gets a share by its planned cases and stops there (the runs column shows the cases reached)', duration('--time'))
-    .option('--workers <n>', `worker threads (most: one per core, here ${availableParallelism()}; default: that many while the load average is below it, else 1)`, positiveInt('--workers'))
+    .option('--workers <n>', `worker threads (most: one per core, here ${availableParallelism()}; default: one per 1.5 cores, at least 1, while the load average is below the core count, else 1)`, positiveInt('--workers'))
     .option('--reporter <kind>', `output: ${REPORTERS.join(', ')} (see docs/ci.md)`, reporterFlag, 'text')
     .option('--no-progress', 'no progress line (it is only drawn on a terminal anyway)')
     .option('--case-timeout <duration>', 'time limit per case (CPU time of its thread on Linux, else wall clock): a stuck case ends its verdict as an error naming where it was stuck', duration('--case-timeout'), DEFAULT_CASE_TIMEOUT_MS)

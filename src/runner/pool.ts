@@ -1,5 +1,5 @@
 /**
- * Run jobs on a pool of worker threads (one per core by default), longest first, so a long job does
+ * Run jobs on a pool of worker threads (`check`'s default: `defaultWorkers`), longest first, so a long job does
  * not start last and leave a core idle. Results come back in job order.
  *
  * Generic: the pool knows nothing about suites. The caller names a *job module* (a module URL whose
@@ -21,7 +21,7 @@ export interface JobModule<J, R> {
 }
 
 export interface PoolOptions<J, R> {
-  /** Worker threads (default: one per core; capped at the core count and the job count). */
+  /** Worker threads (default: one per core; capped at the core count and the job count). `check` passes `defaultWorkers()`. */
   readonly workers?: number;
   /** Estimated cost of a job (larger first); default: input order. */
   readonly cost?: (job: J) => number;
@@ -56,14 +56,23 @@ export function poolSize(requested: number | undefined, jobs: number): number {
 }
 
 /**
- * A default worker count: one per core while the machine has idle cores (1-minute load average below the core
- * count), else one. Linux shares CPU fairly between sessions (autogroups), not between threads: on a machine
- * busy with other sessions a process gets its session's share however many threads it runs, so a second worker
- * cannot shorten the run and only adds its own start-up and JIT warm-up (measured ≈ 30 % more CPU, and a slower
- * check: docs/benchmarks.md, "Suite throughput and the worker pool").
+ * Cores one worker keeps busy: its thread plus V8's concurrent garbage collector and compiler threads. Measured
+ * on a 2-core machine, idle, for the default `llmbda check` with one worker: 1.45–1.48 (CPU ÷ wall), so a second
+ * worker there had about half a core to win and paid its own start-up and JIT warm-up: the same wall clock for
+ * ≈ 28 % more CPU and ≈ 50 % more memory (docs/benchmarks.md, "Suite throughput and the worker pool").
+ */
+export const CORES_PER_WORKER = 1.5;
+
+/**
+ * A default worker count: one per `CORES_PER_WORKER` cores (at least one: a 2-core machine gets one) while the
+ * machine has idle cores (1-minute load average below the core count), else one. Linux shares CPU fairly between
+ * sessions (autogroups), not between threads: on a machine busy with other sessions a process gets its session's
+ * share however many threads it runs, so a second worker cannot shorten the run and only adds its own start-up
+ * and JIT warm-up (measured ≈ 30 % more CPU, and a slower check: docs/benchmarks.md, "Suite throughput and the
+ * worker pool").
  */
 export function defaultWorkers(load: number = loadavg()[0] ?? 0, cores: number = availableParallelism()): number {
-  return load >= cores ? 1 : cores;
+  return load >= cores ? 1 : Math.max(1, Math.floor(cores / CORES_PER_WORKER));
 }
 
 /** Run jobs, in parallel when more than one worker is allowed. */
