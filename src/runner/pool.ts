@@ -57,7 +57,7 @@ export function poolSize(requested: number | undefined, jobs: number): number {
 
 /**
  * Cores one worker keeps busy: its thread plus V8's concurrent garbage collector and compiler threads. Measured
- * on a 2-core machine, idle, for the default `llmbda check` with one worker: 1.45–1.48 (CPU ÷ wall), so a second
+ * on a 2-core machine, idle, for the default `llmbda check` with one worker: 1.47–1.48 (CPU ÷ wall), so a second
  * worker there had about half a core to win and paid its own start-up and JIT warm-up: the same wall clock for
  * ≈ 28 % more CPU and ≈ 50 % more memory (docs/benchmarks.md, "Suite throughput and the worker pool").
  */
