@@ -22,7 +22,8 @@
  * primitives over them) is evaluated inline (`quickIn`, falling back on `Machine.quickValue`), standard
  * binops on the values themselves (prims-fast.ts). Three shapes are fused (`AppShape`): the desugared `if`
  * (no Church-boolean closures), the unrolled `fix` (`x x v`: no environments, and with a curried `f` no
- * frame), and a curried function's body (its closure at once). Each fused step is the spec's derivation
+ * frame), and a curried function's body (its closure at once); and a fix-defined two-argument loop's call of
+ * itself with quick arguments (SATURATED: from the call to the body's entry, no frame, no closure). Each fused step is the spec's derivation
  * written out premise by premise — the same rule applications counted, the same fuel thresholds (below
  * them the rules run as before), the same labels — and test/v2-fast-loops.test.ts holds it to the
  * substitution evaluator at every fuel.
@@ -255,9 +256,16 @@ interface AppShape<L> {
   readonly prim: Code<L> | undefined;
   readonly then: LamCode<L> | undefined;
   readonly else: LamCode<L> | undefined;
+  /**
+   * UNROLL: the last closure `lx:λv. x x v` built here (`g`), for the value `x` it captured, in machine `mid`:
+   * the same `x` gives the same closure (values are immutable), so a loop's iterations share one.
+   */
+  mid: number;
+  x: V2<L> | undefined;
+  g: V2<L> | undefined;
 }
 
-const PLAIN_SHAPE: AppShape<never> = { kind: PLAIN, prim: undefined, then: undefined, else: undefined };
+const PLAIN_SHAPE: AppShape<never> = { kind: PLAIN, prim: undefined, then: undefined, else: undefined, mid: 0, x: undefined, g: undefined };
 
 function appShapeOf<L>(a3: Code<L> & { k: 'app' }): AppShape<L> {
   const a2 = a3.fn, r = a3.arg;
@@ -265,12 +273,12 @@ function appShapeOf<L>(a3: Code<L> & { k: 'app' }): AppShape<L> {
   if (r.k === 'record' && r.elems.length === 0 && a2.k === 'app' && a2.arg.k === 'lam') {
     const a1 = a2.fn;
     if (a1.k === 'app' && a1.arg.k === 'lam' && a1.fn.k === 'prim' && a1.fn.name === 'fromBool' && a1.fn.quick) {
-      out = { kind: IF, prim: a1.fn, then: a1.arg, else: a2.arg };
+      out = { kind: IF, prim: a1.fn, then: a1.arg, else: a2.arg, mid: 0, x: undefined, g: undefined };
     }
   } else if (a2.k === 'app' && a2.fn.k === 'var' && a2.arg.k === 'var' && a2.fn.slot === a2.arg.slot && a2.fn.slot > 0 && r.k === 'var' && r.slot === 0) {
-    out = { kind: SELF, prim: undefined, then: undefined, else: undefined };
+    out = { kind: SELF, prim: undefined, then: undefined, else: undefined, mid: 0, x: undefined, g: undefined };
   } else if (a2.k === 'var' && a2.slot > 0 && r.k === 'lam' && r.caps.length === 1 && r.caps[0] === 0 && r.body.k === 'app' && appShape(r.body).kind === SELF && r.body.fn.k === 'app' && r.body.fn.fn.k === 'var' && r.body.fn.fn.slot === 1) {
-    out = { kind: UNROLL, prim: undefined, then: r, else: undefined };
+    out = { kind: UNROLL, prim: undefined, then: r, else: undefined, mid: 0, x: undefined, g: undefined };
   }
   a3.fast = out;
   return out;
@@ -478,6 +486,79 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number, ta
           continue;
         }
         const fc = code.fn;
+        if (fc.k === 'app' && fc.fn.k === 'var' && fc.arg.quick && code.arg.quick && fuel >= 8) {
+          // SATURATED: `f a1 a2` with quick arguments, where f holds `λv. x x v` (the unrolled fix: a loop calling
+          // itself), x `λx. h (λv. x x v)` and h a two-argument curried function `λf. λn. λacc. B`, B not a
+          // lambda — every iteration of a fix-defined two-argument loop. Done from the call to B's entry as the
+          // frames and fused shapes above would do it, premise by premise in their order (the same rule
+          // applications, fuel, labels and failures): App `f a1 a2` (ticked above) with its function premise
+          // App `f a1` at fuel − 1: the reads of f and of a1 at fuel − 2; f's body `x x v` entered at f's label
+          // with fuel − 2 (SELF: App `x x`, the reads of x, App `h (λv. x x v)`, the read of h, Lam; then h's
+          // body `λn. …` and its Lam, the read of v = a1 at fuel − 3, the Lam `λacc. B` at h's label); then App
+          // `f a1 a2`'s argument a2 at fuel − 1 and B entered with fuel − 1 at that label. What is taken here is
+          // what the shapes would not: the frame for `f a1`, the environment of `x x v`, the closures `λv. x x v`
+          // (one per x, kept on its node) and `λacc. B` (B's environment built at once).
+          // Fuel ≥ 8 leaves every premise's fuel positive and `x x v` its 5; the reads of f and h are checked
+          // here, before anything is applied (below their depth the rules run as before); a deep a1 can still
+          // run out at its read, as under the shapes. (Depth first after a branch the shapes would stop at a
+          // merged node: so does this.)
+          const fv = env[fc.fn.slot]!, fvb = fv.body;
+          if (fvb.kind === 'clo' && fuel - 2 >= depthOf(fv)) {
+            const xxv = fvb.code.body;
+            if (xxv.k === 'app' && appShape(xxv).kind === SELF && !(depthFirst && choices.length !== 0 && (fc.merged === m || xxv.merged === m))) {
+              const x = fvb.env[((xxv.fn as Code<L> & { k: 'app' }).fn as Code<L> & { k: 'var' }).slot - 1]!, xb = x.body;
+              if (xb.kind === 'clo' && xb.code.body.k === 'app' && appShape(xb.code.body).kind === UNROLL) {
+                const ub = xb.code.body, h = xb.env[(ub.fn as Code<L> & { k: 'var' }).slot - 1]!, hb = h.body;
+                if (hb.kind === 'clo' && fuel - 5 >= depthOf(h)) {
+                  const hn = hb.code.body;
+                  if (hn.k === 'lam' && hn.body.k === 'lam' && hn.body.body.k !== 'lam') {
+                    const hacc = hn.body, body = hacc.body;
+                    m.fused.saturated++;
+                    // App `f a1` (fuel − 1), the reads of f and a1 (fuel − 2).
+                    if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
+                    const fr = quickIn(m, pc, fc.fn, env, fuel - 2) as V2<L>;
+                    const a1v = quickIn(m, pc, fc.arg, env, fuel - 2);
+                    if (isFailure(a1v)) { has = true; val = a1v; w = cw; break; }
+                    // `x x v` at f's label (fuel − 2), as SELF with a curried h.
+                    const pcx = fr.label;
+                    if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
+                    ticks(m, 6);
+                    m.fused.fix++;
+                    const x1 = m.readVar(pcx, x);
+                    // (A read keeps a closure's body: h1's is hb.)
+                    const h1 = m.readVar(x1.label, h);
+                    const us = appShape(ub);
+                    let g = us.g;
+                    if (g === undefined || us.x !== x1 || us.mid !== m.serial) {
+                      g = mkValue(x1.label, { kind: 'clo', code: us.then!, env: [x1] });
+                      us.mid = m.serial; us.x = x1; us.g = g;
+                    }
+                    ticks(m, 2);
+                    m.fused.fixCurried++;
+                    if (fuel - 3 < depthOf(a1v)) { has = true; val = FUEL; w = cw; break; }
+                    const a1 = m.readVar(pcx, a1v);
+                    if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
+                    m.fused.lamBody++;
+                    // App `f a1 a2`'s argument (fuel − 1); B's environment: a2, then `λacc. B`'s captures, each
+                    // from `λn. …`'s environment (n = a1, then h's captures with f = g).
+                    const a2v = quickIn(m, pc, code.arg, env, fuel - 1);
+                    if (isFailure(a2v)) { has = true; val = a2v; w = cw; break; }
+                    const cs = hacc.caps, hs = hn.caps, hcaps = hb.env, n = cs.length;
+                    const e = new Array<V2<L>>(n + 1);
+                    e[0] = a2v;
+                    for (let i = 0; i < n; i++) {
+                      const t = cs[i]!;
+                      if (t === 0) e[i + 1] = a1;
+                      else { const u = hs[t - 1]!; e[i + 1] = u === 0 ? g : hcaps[u - 1]!; }
+                    }
+                    pc = h1.label; code = body; env = e; fuel -= 1;
+                    continue;
+                  }
+                }
+              }
+            }
+          }
+        }
         if (!fc.quick) {
           if (sp === fk.length) growFrames(fk, fpc, fcode, fenv, ffuel, fw, fx, fi);
           fk[sp] = APP_FN; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = env; ffuel[sp] = fuel; fw[sp] = cw; fx[sp] = undefined;
