@@ -486,7 +486,7 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number, ta
           continue;
         }
         const fc = code.fn;
-        if (fc.k === 'app' && fc.fn.k === 'var' && fc.arg.quick && code.arg.quick && fuel >= 8) {
+        if (fc.k === 'app' && fc.fn.k === 'var' && fc.arg.quick && code.arg.quick && fuel >= 7) {
           // SATURATED: `f a1 a2` with quick arguments, where f holds `λv. x x v` (the unrolled fix: a loop calling
           // itself), x `λx. h (λv. x x v)` and h a two-argument curried function `λf. λn. λacc. B`, B not a
           // lambda — every iteration of a fix-defined two-argument loop. Done from the call to B's entry as the
@@ -498,7 +498,7 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number, ta
           // `f a1 a2`'s argument a2 at fuel − 1 and B entered with fuel − 1 at that label. What is taken here is
           // what the shapes would not: the frame for `f a1`, the environment of `x x v`, the closures `λv. x x v`
           // (one per x, kept on its node) and `λacc. B` (B's environment built at once).
-          // Fuel ≥ 8 leaves every premise's fuel positive and `x x v` its 5; the reads of f and h are checked
+          // Fuel ≥ 7 leaves every premise's fuel positive and `x x v` its 5; the reads of f and h are checked
           // here, before anything is applied (below their depth the rules run as before); a deep a1 can still
           // run out at its read, as under the shapes. (Depth first after a branch the shapes would stop at a
           // merged node: so does this.)
