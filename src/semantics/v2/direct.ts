@@ -315,6 +315,83 @@ function churchShape<L>(c: LamCode<L>): number {
   return app.fn.name === t ? 1 : app.fn.name === f ? 2 : 0;
 }
 
+/** Where `saturated` enters the loop's body B: at h's label, in B's environment (fuel − 1). */
+interface SatEntry<L> { readonly pc: L; readonly code: Code<L>; readonly env: readonly V2<L>[] }
+
+/**
+ * SATURATED: `f a1 a2` with quick arguments (`code`, at `pc`, `env`, `fuel` ≥ 7), where f holds `λv. x x v` (the
+ * unrolled fix: a loop calling itself), x `λx. h (λv. x x v)` and h a two-argument curried function
+ * `λf. λn. λacc. B`, B not a lambda — every iteration of a fix-defined two-argument loop. Done from the call to B's
+ * entry as runDirect's frames and fused shapes would do it, premise by premise in their order (the same rule
+ * applications, fuel, labels and failures): App `f a1 a2` (ticked by the caller) with its function premise App
+ * `f a1` at fuel − 1: the reads of f and of a1 at fuel − 2; f's body `x x v` entered at f's label with fuel − 2
+ * (SELF: App `x x`, the reads of x, App `h (λv. x x v)`, the read of h, Lam; then h's body `λn. …` and its Lam,
+ * the read of v = a1 at fuel − 3, the Lam `λacc. B` at h's label); then App `f a1 a2`'s argument a2 at fuel − 1,
+ * and B is entered with fuel − 1 at that label. What is taken away is what the shapes would still do: the frame for
+ * `f a1`, the environment of `x x v`, the closures `λv. x x v` (one per x, kept on its node) and `λacc. B` (B's
+ * environment is built at once).
+ *
+ * Fuel ≥ 7 leaves every premise's fuel positive and `x x v` its 5; the reads of f and h are checked before
+ * anything is applied (below their depth the rules run as before, and so does any other shape: undefined, nothing
+ * done); a deep a1 can still run out at its read, as under the shapes: that failure, or a1's or a2's, is the
+ * outcome. Depth first after a branch (`branched`) the shapes would stop at a merged node: so does this (the
+ * caller checks `f a1`'s). A separate function, not inline in runDirect: runDirect's size is what TurboFan's
+ * compile job for it costs, in every process's first evaluations (docs/evaluator-v2.md, "Cold evaluations").
+ */
+function saturated<L>(m: Machine<L>, pc: L, code: Code<L> & { k: 'app' }, env: readonly V2<L>[], fuel: number, branched: boolean): SatEntry<L> | Failure | undefined {
+  const fc = code.fn as Code<L> & { k: 'app' };
+  const fv = env[(fc.fn as Code<L> & { k: 'var' }).slot]!, fvb = fv.body;
+  if (fvb.kind !== 'clo' || fuel - 2 < depthOf(fv)) return undefined;
+  const xxv = fvb.code.body;
+  if (xxv.k !== 'app' || appShape(xxv).kind !== SELF || (branched && xxv.merged === m)) return undefined;
+  const x = fvb.env[((xxv.fn as Code<L> & { k: 'app' }).fn as Code<L> & { k: 'var' }).slot - 1]!, xb = x.body;
+  if (xb.kind !== 'clo' || xb.code.body.k !== 'app' || appShape(xb.code.body).kind !== UNROLL) return undefined;
+  const ub = xb.code.body, h = xb.env[(ub.fn as Code<L> & { k: 'var' }).slot - 1]!, hb = h.body;
+  if (hb.kind !== 'clo' || fuel - 5 < depthOf(h)) return undefined;
+  const hn = hb.code.body;
+  if (hn.k !== 'lam' || hn.body.k !== 'lam' || hn.body.body.k === 'lam') return undefined;
+  const hacc = hn.body;
+  m.fused.saturated++;
+  // App `f a1` (fuel − 1), the reads of f and a1 (fuel − 2).
+  if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
+  const fr = quickIn(m, pc, fc.fn, env, fuel - 2) as V2<L>;
+  const a1v = quickIn(m, pc, fc.arg, env, fuel - 2);
+  if (isFailure(a1v)) return a1v;
+  // `x x v` at f's label (fuel − 2), as SELF with a curried h.
+  const pcx = fr.label;
+  if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
+  ticks(m, 6);
+  m.fused.fix++;
+  const x1 = m.readVar(pcx, x);
+  // (A read keeps a closure's body: h1's is hb.)
+  const h1 = m.readVar(x1.label, h);
+  const us = appShape(ub);
+  let g = us.g;
+  if (g === undefined || us.x !== x1 || us.mid !== m.serial) {
+    g = mkValue(x1.label, { kind: 'clo', code: us.then!, env: [x1] });
+    us.mid = m.serial; us.x = x1; us.g = g;
+  }
+  ticks(m, 2);
+  m.fused.fixCurried++;
+  if (fuel - 3 < depthOf(a1v)) return FUEL;
+  const a1 = m.readVar(pcx, a1v);
+  if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
+  m.fused.lamBody++;
+  // App `f a1 a2`'s argument (fuel − 1); B's environment: a2, then `λacc. B`'s captures, each from `λn. …`'s
+  // environment (n = a1, then h's captures with f = g).
+  const a2v = quickIn(m, pc, code.arg, env, fuel - 1);
+  if (isFailure(a2v)) return a2v;
+  const cs = hacc.caps, hs = hn.caps, hcaps = hb.env, n = cs.length;
+  const e = new Array<V2<L>>(n + 1);
+  e[0] = a2v;
+  for (let i = 0; i < n; i++) {
+    const t = cs[i]!;
+    if (t === 0) e[i + 1] = a1;
+    else { const u = hs[t - 1]!; e[i + 1] = u === 0 ? g : hcaps[u - 1]!; }
+  }
+  return { pc: h1.label, code: hacc.body, env: e };
+}
+
 /**
  * The fast path's run of `root` on machine `m` (rule applications counted in `m.steps`): the result (empty
  * or one weighted outcome), or undefined when it gave up (the caller's general machine does the derivation). With
@@ -486,77 +563,14 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number, ta
           continue;
         }
         const fc = code.fn;
-        if (fc.k === 'app' && fc.fn.k === 'var' && fc.arg.quick && code.arg.quick && fuel >= 7) {
-          // SATURATED: `f a1 a2` with quick arguments, where f holds `λv. x x v` (the unrolled fix: a loop calling
-          // itself), x `λx. h (λv. x x v)` and h a two-argument curried function `λf. λn. λacc. B`, B not a
-          // lambda — every iteration of a fix-defined two-argument loop. Done from the call to B's entry as the
-          // frames and fused shapes above would do it, premise by premise in their order (the same rule
-          // applications, fuel, labels and failures): App `f a1 a2` (ticked above) with its function premise
-          // App `f a1` at fuel − 1: the reads of f and of a1 at fuel − 2; f's body `x x v` entered at f's label
-          // with fuel − 2 (SELF: App `x x`, the reads of x, App `h (λv. x x v)`, the read of h, Lam; then h's
-          // body `λn. …` and its Lam, the read of v = a1 at fuel − 3, the Lam `λacc. B` at h's label); then App
-          // `f a1 a2`'s argument a2 at fuel − 1 and B entered with fuel − 1 at that label. What is taken here is
-          // what the shapes would not: the frame for `f a1`, the environment of `x x v`, the closures `λv. x x v`
-          // (one per x, kept on its node) and `λacc. B` (B's environment built at once).
-          // Fuel ≥ 7 leaves every premise's fuel positive and `x x v` its 5; the reads of f and h are checked
-          // here, before anything is applied (below their depth the rules run as before); a deep a1 can still
-          // run out at its read, as under the shapes. (Depth first after a branch the shapes would stop at a
-          // merged node: so does this.)
-          const fv = env[fc.fn.slot]!, fvb = fv.body;
-          if (fvb.kind === 'clo' && fuel - 2 >= depthOf(fv)) {
-            const xxv = fvb.code.body;
-            if (xxv.k === 'app' && appShape(xxv).kind === SELF && !(depthFirst && choices.length !== 0 && (fc.merged === m || xxv.merged === m))) {
-              const x = fvb.env[((xxv.fn as Code<L> & { k: 'app' }).fn as Code<L> & { k: 'var' }).slot - 1]!, xb = x.body;
-              if (xb.kind === 'clo' && xb.code.body.k === 'app' && appShape(xb.code.body).kind === UNROLL) {
-                const ub = xb.code.body, h = xb.env[(ub.fn as Code<L> & { k: 'var' }).slot - 1]!, hb = h.body;
-                if (hb.kind === 'clo' && fuel - 5 >= depthOf(h)) {
-                  const hn = hb.code.body;
-                  if (hn.k === 'lam' && hn.body.k === 'lam' && hn.body.body.k !== 'lam') {
-                    const hacc = hn.body, body = hacc.body;
-                    m.fused.saturated++;
-                    // App `f a1` (fuel − 1), the reads of f and a1 (fuel − 2).
-                    if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
-                    const fr = quickIn(m, pc, fc.fn, env, fuel - 2) as V2<L>;
-                    const a1v = quickIn(m, pc, fc.arg, env, fuel - 2);
-                    if (isFailure(a1v)) { has = true; val = a1v; w = cw; break; }
-                    // `x x v` at f's label (fuel − 2), as SELF with a curried h.
-                    const pcx = fr.label;
-                    if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
-                    ticks(m, 6);
-                    m.fused.fix++;
-                    const x1 = m.readVar(pcx, x);
-                    // (A read keeps a closure's body: h1's is hb.)
-                    const h1 = m.readVar(x1.label, h);
-                    const us = appShape(ub);
-                    let g = us.g;
-                    if (g === undefined || us.x !== x1 || us.mid !== m.serial) {
-                      g = mkValue(x1.label, { kind: 'clo', code: us.then!, env: [x1] });
-                      us.mid = m.serial; us.x = x1; us.g = g;
-                    }
-                    ticks(m, 2);
-                    m.fused.fixCurried++;
-                    if (fuel - 3 < depthOf(a1v)) { has = true; val = FUEL; w = cw; break; }
-                    const a1 = m.readVar(pcx, a1v);
-                    if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
-                    m.fused.lamBody++;
-                    // App `f a1 a2`'s argument (fuel − 1); B's environment: a2, then `λacc. B`'s captures, each
-                    // from `λn. …`'s environment (n = a1, then h's captures with f = g).
-                    const a2v = quickIn(m, pc, code.arg, env, fuel - 1);
-                    if (isFailure(a2v)) { has = true; val = a2v; w = cw; break; }
-                    const cs = hacc.caps, hs = hn.caps, hcaps = hb.env, n = cs.length;
-                    const e = new Array<V2<L>>(n + 1);
-                    e[0] = a2v;
-                    for (let i = 0; i < n; i++) {
-                      const t = cs[i]!;
-                      if (t === 0) e[i + 1] = a1;
-                      else { const u = hs[t - 1]!; e[i + 1] = u === 0 ? g : hcaps[u - 1]!; }
-                    }
-                    pc = h1.label; code = body; env = e; fuel -= 1;
-                    continue;
-                  }
-                }
-              }
-            }
+        if (fc.k === 'app' && fc.fn.k === 'var' && fc.arg.quick && code.arg.quick && fuel >= 7 && !(depthFirst && choices.length !== 0 && fc.merged === m)) {
+          // A two-argument loop calling itself (SATURATED, `saturated`): B's configuration, its outcome, or
+          // undefined where the shape does not apply (nothing done then).
+          const r = saturated(m, pc, code, env, fuel, depthFirst && choices.length !== 0);
+          if (r !== undefined) {
+            if (!('env' in r)) { has = true; val = r; w = cw; break; }
+            pc = r.pc; code = r.code; env = r.env; fuel -= 1;
+            continue;
           }
         }
         if (!fc.quick) {
