@@ -223,8 +223,17 @@ describe('v2 fast path (fused if, curried applications, inline quick code) = the
     // two loops through one `fix`: the closure `λv. x x v` kept per x is not the other loop's (outcomes only: the
     // general machine's memo shares `a 1 0`'s sub-derivations with `a 2 0`'s, so it applies fewer rules)
     sameAsSpec(coin, 'let a = fix (\\f. \\n. \\acc. if n == 0 then acc else f (n - 1) (acc + 1)) in let b = fix (\\f. \\n. \\acc. if n == 0 then acc * 2 else f (n - 1) (acc + 10)) in [a 2 0, b 3 0, a 1 0]', 200, false);
-    // near misses: three arguments (the shapes run it), a loop whose functional captures a value, one argument not quick
+    // three and four arguments: the later arguments at their own fuel (a deep one, a stuck one), labels
     sameAsSpec(coin, 'let c = fix (\\f. \\n. \\a. \\b. if n == 0 then [a, b] else f (n - 1) b a) in c 2 1 0', 110);
+    sameAsSpec(coin, 'let c = fix (\\f. \\n. \\a. \\b. \\d. if n == 0 then [a, b, d] else f (n - 1) b (["U"]:a) {x: [[n]]}) in c 2 1 0 0', 140);
+    sameAsSpec(coin, 'let c = fix (\\f. \\n. \\a. \\b. if n == 0 then [a, b] else f (n - 1) a (b - "s")) in c 2 1 0', 90);
+    // a deep first argument of three: its read (fuel − 4) and its own evaluation (fuel − 3) at their boundaries
+    sameAsSpec(coin, 'let c = fix (\\f. \\d. \\k. \\b. if k == 0 then b else f [[[[[1]]]]] (k - 1) b) in c 0 1 0', 70);
+    sameAsSpec(coin, 'let c = fix (\\f. \\d. \\k. \\b. if k == 0 then b else f [[[[[[1]]]]]] (k - 1) b) in c 0 1 0', 70);
+    sameAsSpec(coin, 'let c = fix (["S"]:(\\f. \\n. \\a. \\b. if n == 0 then [a, b] else f (n - 1) [[[[[[1]]]]]] (b + 1))) in c 2 1 0', 110);
+    // near misses: fewer arguments than the loop takes (its closure is the answer), a loop whose functional captures
+    // a value, one argument not quick
+    sameAsSpec(coin, 'let c = fix (\\f. \\n. \\a. \\b. if n == 0 then [a, b] else let g = f (n - 1) b in g a) in c 2 1 0', 120);
     sameAsSpec(coin, 'let k = ["U"]:5 in let c = fix (\\f. \\n. \\acc. if n == 0 then acc + k else f (n - 1) (acc + 1)) in c 2 0', 100);
     sameAsSpec(coin, 'let c = fix (\\f. \\n. \\acc. if n == 0 then acc else f (n - 1) ((\\z. z) acc)) in c 2 0', 100);
   });
@@ -267,8 +276,13 @@ describe('v2 fast path (fused if, curried applications, inline quick code) = the
     expect(g['fix']).toBeGreaterThanOrEqual(20);
     expect(g['fixCurried']).toBe(0);
     expect(g['saturated']).toBe(0);
-    // Saturated calls need two quick arguments and a two-argument function: not three, not a call with a non-quick argument.
-    expect(fused(coin, 'let c = fix (\\f. \\n. \\a. \\b. if n == 0 then a else f (n - 1) b a) in c 20 1 0')['saturated']).toBe(0);
+    // Saturated calls: k quick arguments to a k-argument loop (2 ≤ k ≤ 8); not fewer (a closure is the answer), not a
+    // call with a non-quick argument, not nine.
+    expect(fused(coin, 'let c = fix (\\f. \\n. \\a. \\b. if n == 0 then a else f (n - 1) b a) in c 20 1 0')['saturated']).toBe(20);
+    expect(fused(coin, 'let c = fix (\\f. \\n. \\a. \\b. if n == 0 then a else let g = f (n - 1) b in g a) in c 20 1 0')['saturated']).toBe(0);
+    const nine = 'let c = fix (\\f. \\n. \\a2. \\a3. \\a4. \\a5. \\a6. \\a7. \\a8. \\a9. if n == 0 then a9 else f (n - 1) a3 a4 a5 a6 a7 a8 a9 a2) in c 20 1 2 3 4 5 6 7 8';
+    expect(fused(coin, nine)['saturated']).toBe(0);
+    expect(fused(coin, nine.replace(' \\a9.', '').replace('then a9', 'then a8').replace(' a9 a2)', ' a2)').replace(' 7 8', ' 7'))['saturated']).toBe(20);
     expect(fused(coin, 'let c = fix (\\f. \\n. \\acc. if n == 0 then acc else f (n - 1) ((\\z. z) acc)) in c 20 0')['saturated']).toBe(0);
     expect(fused(coin, 'let c = fix (\\f. \\n. \\acc. if n == 0 then acc else f (n - 1) [n, acc]) in c 20 []')['saturated']).toBe(20);
     // Labelled conditions, both branches, a condition read from a labelled variable: one if each.

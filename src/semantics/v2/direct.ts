@@ -22,8 +22,8 @@
  * primitives over them) is evaluated inline (`quickIn`, falling back on `Machine.quickValue`), standard
  * binops on the values themselves (prims-fast.ts). Three shapes are fused (`AppShape`): the desugared `if`
  * (no Church-boolean closures), the unrolled `fix` (`x x v`: no environments, and with a curried `f` no
- * frame), and a curried function's body (its closure at once); and a fix-defined two-argument loop's call of
- * itself with quick arguments (SATURATED: from the call to the body's entry, no frame, no closure). Each fused step is the spec's derivation
+ * frame), and a curried function's body (its closure at once); and a fix-defined loop's call of itself with
+ * 2 to 8 quick arguments (SATURATED, `saturated`: from the call to the body's entry, no frame, no closure). Each fused step is the spec's derivation
  * written out premise by premise — the same rule applications counted, the same fuel thresholds (below
  * them the rules run as before), the same labels — and test/v2-fast-loops.test.ts holds it to the
  * substitution evaluator at every fuel.
@@ -318,46 +318,65 @@ function churchShape<L>(c: LamCode<L>): number {
 /** Where `saturated` enters the loop's body B: at h's label, in B's environment (fuel − 1). */
 interface SatEntry<L> { readonly pc: L; readonly code: Code<L>; readonly env: readonly V2<L>[] }
 
+/** The most arguments `saturated` takes a call with (a longer chain runs by the frames). */
+const SAT_MAX = 8;
+
 /**
- * SATURATED: `f a1 a2` with quick arguments (`code`, at `pc`, `env`, `fuel` ≥ 7), where f holds `λv. x x v` (the
- * unrolled fix: a loop calling itself), x `λx. h (λv. x x v)` and h a two-argument curried function
- * `λf. λn. λacc. B`, B not a lambda — every iteration of a fix-defined two-argument loop. Done from the call to B's
- * entry as runDirect's frames and fused shapes would do it, premise by premise in their order (the same rule
- * applications, fuel, labels and failures): App `f a1 a2` (ticked by the caller) with its function premise App
- * `f a1` at fuel − 1: the reads of f and of a1 at fuel − 2; f's body `x x v` entered at f's label with fuel − 2
- * (SELF: App `x x`, the reads of x, App `h (λv. x x v)`, the read of h, Lam; then h's body `λn. …` and its Lam,
- * the read of v = a1 at fuel − 3, the Lam `λacc. B` at h's label); then App `f a1 a2`'s argument a2 at fuel − 1,
- * and B is entered with fuel − 1 at that label. What is taken away is what the shapes would still do: the frame for
- * `f a1`, the environment of `x x v`, the closures `λv. x x v` (one per x, kept on its node) and `λacc. B` (B's
- * environment is built at once).
+ * `saturated`'s scratch: the Apps of the call `f a1 … ak`, outermost first (`saturated` is not re-entered: nothing
+ * it calls runs the fast path).
+ */
+const SAT_APPS: (Code<unknown> & { k: 'app' })[] = [];
+
+/**
+ * SATURATED: `f a1 … ak` (2 ≤ k ≤ SAT_MAX) with quick arguments (`code`, at `pc`, `env`, `fuel` ≥ k + 5), where f
+ * holds `λv. x x v` (the unrolled fix: a loop calling itself), x `λx. h (λv. x x v)` and h a k-argument curried
+ * function `λf. λx1. … λxk. B`, B not a lambda — every iteration of a fix-defined loop of k arguments. Done from the
+ * call to B's entry as runDirect's frames and fused shapes would do it, premise by premise in their order (the same
+ * rule applications, fuel, labels and failures): App `f a1 … ak` (ticked by the caller) and its inner Apps, the i-th
+ * from the inside at fuel − (k − i) (each ticked as it is entered); the reads of f and a1 at fuel − k; f's body
+ * `x x v` entered at f's label with fuel − k (SELF: App `x x`, the reads of x, App `h (λv. x x v)`, the read of h,
+ * Lam; then h's body `λx1. …` and its Lam, the read of v = a1 at fuel − k − 1, the Lam of `λx2. …` at h's label);
+ * then, back in the i-th App (i = 2 … k), its argument ai at fuel − (k − i) − 1 and the Lam of `λx(i+1). …` (one rule);
+ * the last one enters B with fuel − 1 at h's label. What is taken away is what the shapes would still do: a frame
+ * per inner App, the environment of `x x v`, the closures `λv. x x v` (one per x, kept on its node) and `λxi. …`
+ * (only their captured values are built).
  *
- * Fuel ≥ 7 leaves every premise's fuel positive and `x x v` its 5; the reads of f and h are checked before
+ * Fuel ≥ k + 5 leaves every premise's fuel positive and `x x v` its 5; the reads of f and h are checked before
  * anything is applied (below their depth the rules run as before, and so does any other shape: undefined, nothing
- * done); a deep a1 can still run out at its read, as under the shapes: that failure, or a1's or a2's, is the
- * outcome. Depth first after a branch (`branched`) the shapes would stop at a merged node: so does this (the
- * caller checks `f a1`'s). A separate function, not inline in runDirect: runDirect's size is what TurboFan's
- * compile job for it costs, in every process's first evaluations (docs/evaluator-v2.md, "Cold evaluations").
+ * done); a deep a1 can still run out at its read, as under the shapes: that failure, or an argument's, is the
+ * outcome. Depth first after a branch (`branched`) the shapes would stop at a merged node: so does this. A separate
+ * function, not inline in runDirect: runDirect's size is what TurboFan's compile job for it costs, in every
+ * process's first evaluations (docs/evaluator-v2.md, "Cold evaluations").
  */
 function saturated<L>(m: Machine<L>, pc: L, code: Code<L> & { k: 'app' }, env: readonly V2<L>[], fuel: number, branched: boolean): SatEntry<L> | Failure | undefined {
-  const fc = code.fn as Code<L> & { k: 'app' };
-  const fv = env[(fc.fn as Code<L> & { k: 'var' }).slot]!, fvb = fv.body;
-  if (fvb.kind !== 'clo' || fuel - 2 < depthOf(fv)) return undefined;
+  // The call: its Apps (outermost first) and its head, the variable f.
+  const apps = SAT_APPS as (Code<L> & { k: 'app' })[];
+  let c: Code<L> = code, k = 0;
+  while (c.k === 'app') {
+    if (k === SAT_MAX || !c.arg.quick || (branched && k > 0 && c.merged === m)) return undefined;
+    apps[k++] = c;
+    c = c.fn;
+  }
+  if (c.k !== 'var' || k < 2 || fuel < k + 5) return undefined;
+  const fv = env[c.slot]!, fvb = fv.body;
+  if (fvb.kind !== 'clo' || fuel - k < depthOf(fv)) return undefined;
   const xxv = fvb.code.body;
   if (xxv.k !== 'app' || appShape(xxv).kind !== SELF || (branched && xxv.merged === m)) return undefined;
   const x = fvb.env[((xxv.fn as Code<L> & { k: 'app' }).fn as Code<L> & { k: 'var' }).slot - 1]!, xb = x.body;
   if (xb.kind !== 'clo' || xb.code.body.k !== 'app' || appShape(xb.code.body).kind !== UNROLL) return undefined;
   const ub = xb.code.body, h = xb.env[(ub.fn as Code<L> & { k: 'var' }).slot - 1]!, hb = h.body;
-  if (hb.kind !== 'clo' || fuel - 5 < depthOf(h)) return undefined;
-  const hn = hb.code.body;
-  if (hn.k !== 'lam' || hn.body.k !== 'lam' || hn.body.body.k === 'lam') return undefined;
-  const hacc = hn.body;
+  if (hb.kind !== 'clo' || fuel - k - 3 < depthOf(h)) return undefined;
+  // h = λf. λx1. … λxk. B: exactly k lambdas under λf.
+  let lam: Code<L> = hb.code.body;
+  for (let i = 0; i < k; i++) { if (lam.k !== 'lam') return undefined; lam = lam.body; }
+  if (lam.k === 'lam') return undefined;
   m.fused.saturated++;
-  // App `f a1` (fuel − 1), the reads of f and a1 (fuel − 2).
-  if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
-  const fr = quickIn(m, pc, fc.fn, env, fuel - 2) as V2<L>;
-  const a1v = quickIn(m, pc, fc.arg, env, fuel - 2);
+  // The inner Apps entered (fuel − 1 … fuel − (k − 1)), then the reads of f and a1 (fuel − k).
+  ticks(m, k - 1);
+  const fr = quickIn(m, pc, c, env, fuel - k) as V2<L>;
+  const a1v = quickIn(m, pc, apps[k - 1]!.arg, env, fuel - k);
   if (isFailure(a1v)) return a1v;
-  // `x x v` at f's label (fuel − 2), as SELF with a curried h.
+  // `x x v` at f's label (fuel − k), as SELF with a curried h.
   const pcx = fr.label;
   if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
   ticks(m, 6);
@@ -373,23 +392,35 @@ function saturated<L>(m: Machine<L>, pc: L, code: Code<L> & { k: 'app' }, env: r
   }
   ticks(m, 2);
   m.fused.fixCurried++;
-  if (fuel - 3 < depthOf(a1v)) return FUEL;
+  if (fuel - k - 1 < depthOf(a1v)) return FUEL;
   const a1 = m.readVar(pcx, a1v);
   if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
   m.fused.lamBody++;
-  // App `f a1 a2`'s argument (fuel − 1); B's environment: a2, then `λacc. B`'s captures, each from `λn. …`'s
-  // environment (n = a1, then h's captures with f = g).
-  const a2v = quickIn(m, pc, code.arg, env, fuel - 1);
-  if (isFailure(a2v)) return a2v;
-  const cs = hacc.caps, hs = hn.caps, hcaps = hb.env, n = cs.length;
-  const e = new Array<V2<L>>(n + 1);
-  e[0] = a2v;
-  for (let i = 0; i < n; i++) {
-    const t = cs[i]!;
-    if (t === 0) e[i + 1] = a1;
-    else { const u = hs[t - 1]!; e[i + 1] = u === 0 ? g : hcaps[u - 1]!; }
+  // The closures `λxi. …` (i = 2 … k) by their captured values alone, each as its body's environment (`cur`: slot 0
+  // is xi, filled once ai is evaluated; slots 1… the captures): the first from `λx1. …`'s environment (x1 = a1, then
+  // h's captures with f = g), each next from the one before.
+  const l1 = hb.code.body as LamCode<L>;
+  let li = l1.body as LamCode<L>;
+  let cs = li.caps, cur = new Array<V2<L>>(cs.length + 1);
+  for (let j = 0; j < cs.length; j++) {
+    const t = cs[j]!;
+    if (t === 0) cur[j + 1] = a1;
+    else { const u = l1.caps[t - 1]!; cur[j + 1] = u === 0 ? g : hb.env[u - 1]!; }
   }
-  return { pc: h1.label, code: hacc.body, env: e };
+  // Back in the i-th App: its argument (fuel − (k − i) − 1); then the next closure (Lam), or B entered.
+  for (let i = 2; ; i++) {
+    const ai = quickIn(m, pc, apps[k - i]!.arg, env, fuel - (k - i) - 1);
+    if (isFailure(ai)) return ai;
+    cur[0] = ai;
+    if (i === k) return { pc: h1.label, code: li.body, env: cur };
+    if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
+    m.fused.lamBody++;
+    li = li.body as LamCode<L>;
+    cs = li.caps;
+    const next = new Array<V2<L>>(cs.length + 1);
+    for (let j = 0; j < cs.length; j++) next[j + 1] = cur[cs[j]!]!;
+    cur = next;
+  }
 }
 
 /**
@@ -563,8 +594,8 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number, ta
           continue;
         }
         const fc = code.fn;
-        if (fc.k === 'app' && fc.fn.k === 'var' && fc.arg.quick && code.arg.quick && fuel >= 7 && !(depthFirst && choices.length !== 0 && fc.merged === m)) {
-          // A two-argument loop calling itself (SATURATED, `saturated`): B's configuration, its outcome, or
+        if (fc.k === 'app' && code.arg.quick && fuel >= 7) {
+          // A fix-defined loop calling itself (SATURATED, `saturated`): its body's configuration, its outcome, or
           // undefined where the shape does not apply (nothing done then).
           const r = saturated(m, pc, code, env, fuel, depthFirst && choices.length !== 0);
           if (r !== undefined) {

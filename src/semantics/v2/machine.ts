@@ -161,7 +161,7 @@ const GIVE_UP_PAUSE = 8;
 const EMPTY_RECORD = { kind: 'record', fields: [] } as const;
 /**
  * Counts of the fast path's fused shortcuts (direct.ts): `fix` the unrolled fix `x x v` (and `fixCurried` of those,
- * the ones whose fixed function is curried: no frame at all; `saturated` of those, a call `f a1 a2` of a two-argument
+ * the ones whose fixed function is curried: no frame at all; `saturated` of those, a call `f a1 … ak` of a k-argument
  * loop from its own body, done from the call to the body's entry), `if` the desugared `if` on a standard Church boolean,
  * `lamBody` a function whose body is a lambda applied (its closure built at once), `binop` a standard binop computed
  * on the values themselves; and `generators`, the rule applications it handed to their rule's generator (every rule
