@@ -190,52 +190,56 @@ describe('v2 fast path (fused if, curried applications, inline quick code) = the
     }
   });
 
-  it('a two-argument loop calling itself (SATURATED): deep, stuck and labelled arguments, near misses', () => {
+  it('a loop calling itself (SATURATED): deep, stuck and labelled arguments, 2–4 arguments, near misses', () => {
     // The read of a1 (v in `x x v`) at its fuel boundary: a literal of depth 12 whose own evaluation needs only 6,
     // so only that read runs out there (found by mutating the boundary: the counter's numbers are too shallow to reach it).
     expect(sameAsSpec(coin, 'let g = fix (\\g. \\d. \\k. if k == 0 then 0 else g [[[[[1]]]]] (k - 1)) in g 0 2', 90)).toBeGreaterThan(0);
-    // a literal needing 7: at fuel 8 it runs out itself (its premise has fuel − 2), one fuel more and it is read
-    sameAsSpec(coin, 'let g = fix (\\g. \\d. \\k. if k == 0 then 0 else g [[[[[[1]]]]]] (k - 1)) in g 0 1', 60);
-    // a2 deep, a record: read in the body at its own fuel
-    sameAsSpec(coin, 'let g = fix (\\g. \\k. \\d. if k == 0 then d.a else g (k - 1) {a: [[k]]}) in g 2 {a: 0}', 90);
-    // a stuck first or second argument, a stuck body
-    sameAsSpec(coin, 'let g = fix (\\g. \\n. \\acc. if n == 0 then acc else g (n - "a") (acc + 1)) in g 2 0', 60);
-    sameAsSpec(coin, 'let g = fix (\\g. \\n. \\acc. if n == 0 then acc else g (n - 1) (acc + "a")) in g 2 0', 60);
-    sameAsSpec(coin, 'let g = fix (\\g. \\n. \\acc. if n == 0 then acc 1 else g (n - 1) acc) in g 2 0', 80);
-    // labels: a labelled loop called at a lower pc, labelled arguments, a labelled functional; the loop returning
-    // its closure argument (captured values and labels kept)
-    sameAsSpec(coin, 'let c = ["S"]:(fix (\\f. \\n. \\acc. if n == 0 then [n, acc] else f (n - 1) (acc + 1))) in c 2 (["U"]:0)', 100);
-    sameAsSpec(coin, 'let c = fix (["U"]:(\\f. \\n. \\acc. if n == 0 then acc else f (n - 1) [n, acc])) in c (["S"]:2) []', 100);
-    sameAsSpec(coin, 'let c = fix (\\f. \\n. \\k. if n == 0 then k else f (n - 1) (\\y. k y + n)) in (c 2 (\\y. ["S"]:y)) 10', 110);
     // after a branch (a depth-first run): each path's failure keeps its weight (outcomes only: see sameAsSpec)
     for (const src of [
       'let b = (fork @"flip").[1] in let g = fix (\\g. \\n. \\acc. if n == 0 then acc else g (n - 1) (acc + "a")) in g 2 b',
       'let b = (fork @"flip").[1] in let g = fix (\\g. \\n. \\acc. if n == 0 then acc else g (n - "a") (acc + b)) in g 2 0',
       'let b = (fork @"flip").[1] in let g = fix (\\g. \\d. \\k. if k == 0 then b else g [[[[[1]]]]] (k - 1)) in g 0 1',
     ]) expect(sameAsSpec(coin, src, 70, false), src).toBeGreaterThan(0);
-    // the same shapes written out (not the prelude's fix): a labelled function h, a labelled x, called at a lower pc
-    // (the body runs at h's label, not at the label of the function called)
-    sameAsSpec(coin, 'let f = ["S"]:(\\g. \\n. \\m. [n, m]) in let h = \\x. f (\\v. x x v) in let k = \\v. h h v in k 1 2', 40);
-    sameAsSpec(coin, 'let f = \\g. \\n. \\m. [n, m] in let h = ["U"]:(\\x. f (\\v. x x v)) in let k = \\v. h h v in k 1 (["S"]:2)', 40);
-    // a fix written by the user, two loops through it: one node `λx. f (λv. x x v)`, two x's, so the closure
-    // `λv. x x v` kept on that node is per x (the other loop's would run the other body)
-    sameAsSpec(coin, 'let mk = \\f. let h = \\x. f (\\v. x x v) in \\v. h h v in let a = mk (\\f. \\n. \\acc. if n == 0 then acc else f (n - 1) (acc + 1)) in let b = mk (\\f. \\n. \\acc. if n == 0 then acc * 2 else f (n - 1) (acc + 10)) in [a 2 0, b 3 0]', 120, false);
-    // two loops through one `fix`: the closure `λv. x x v` kept per x is not the other loop's (outcomes only: the
-    // general machine's memo shares `a 1 0`'s sub-derivations with `a 2 0`'s, so it applies fewer rules)
-    sameAsSpec(coin, 'let a = fix (\\f. \\n. \\acc. if n == 0 then acc else f (n - 1) (acc + 1)) in let b = fix (\\f. \\n. \\acc. if n == 0 then acc * 2 else f (n - 1) (acc + 10)) in [a 2 0, b 3 0, a 1 0]', 200, false);
-    // three and four arguments: the later arguments at their own fuel (a deep one, a stuck one), labels
-    sameAsSpec(coin, 'let c = fix (\\f. \\n. \\a. \\b. if n == 0 then [a, b] else f (n - 1) b a) in c 2 1 0', 110);
-    sameAsSpec(coin, 'let c = fix (\\f. \\n. \\a. \\b. \\d. if n == 0 then [a, b, d] else f (n - 1) b (["U"]:a) {x: [[n]]}) in c 2 1 0 0', 140);
-    sameAsSpec(coin, 'let c = fix (\\f. \\n. \\a. \\b. if n == 0 then [a, b] else f (n - 1) a (b - "s")) in c 2 1 0', 90);
-    // a deep first argument of three: its read (fuel − 4) and its own evaluation (fuel − 3) at their boundaries
-    sameAsSpec(coin, 'let c = fix (\\f. \\d. \\k. \\b. if k == 0 then b else f [[[[[1]]]]] (k - 1) b) in c 0 1 0', 70);
-    sameAsSpec(coin, 'let c = fix (\\f. \\d. \\k. \\b. if k == 0 then b else f [[[[[[1]]]]]] (k - 1) b) in c 0 1 0', 70);
-    sameAsSpec(coin, 'let c = fix (["S"]:(\\f. \\n. \\a. \\b. if n == 0 then [a, b] else f (n - 1) [[[[[[1]]]]]] (b + 1))) in c 2 1 0', 110);
-    // near misses: fewer arguments than the loop takes (its closure is the answer), a loop whose functional captures
-    // a value, one argument not quick
-    sameAsSpec(coin, 'let c = fix (\\f. \\n. \\a. \\b. if n == 0 then [a, b] else let g = f (n - 1) b in g a) in c 2 1 0', 120);
-    sameAsSpec(coin, 'let k = ["U"]:5 in let c = fix (\\f. \\n. \\acc. if n == 0 then acc + k else f (n - 1) (acc + 1)) in c 2 0', 100);
-    sameAsSpec(coin, 'let c = fix (\\f. \\n. \\acc. if n == 0 then acc else f (n - 1) ((\\z. z) acc)) in c 2 0', 100);
+    // Each case at every fuel and three pcs; `false`: outcomes only (see sameAsSpec).
+    const cases: readonly (readonly [string, number, boolean?])[] = [
+      // a literal needing 7: at fuel 8 it runs out itself (its premise has fuel − 2), one fuel more and it is read
+      ['let g = fix (\\g. \\d. \\k. if k == 0 then 0 else g [[[[[[1]]]]]] (k - 1)) in g 0 1', 60],
+      // a2 deep, a record: read in the body at its own fuel
+      ['let g = fix (\\g. \\k. \\d. if k == 0 then d.a else g (k - 1) {a: [[k]]}) in g 2 {a: 0}', 90],
+      // a stuck first or second argument, a stuck body
+      ['let g = fix (\\g. \\n. \\acc. if n == 0 then acc else g (n - "a") (acc + 1)) in g 2 0', 60],
+      ['let g = fix (\\g. \\n. \\acc. if n == 0 then acc else g (n - 1) (acc + "a")) in g 2 0', 60],
+      ['let g = fix (\\g. \\n. \\acc. if n == 0 then acc 1 else g (n - 1) acc) in g 2 0', 80],
+      // labels: a labelled loop called at a lower pc, labelled arguments, a labelled functional; the loop returning
+      // its closure argument (captured values and labels kept)
+      ['let c = ["S"]:(fix (\\f. \\n. \\acc. if n == 0 then [n, acc] else f (n - 1) (acc + 1))) in c 2 (["U"]:0)', 100],
+      ['let c = fix (["U"]:(\\f. \\n. \\acc. if n == 0 then acc else f (n - 1) [n, acc])) in c (["S"]:2) []', 100],
+      ['let c = fix (\\f. \\n. \\k. if n == 0 then k else f (n - 1) (\\y. k y + n)) in (c 2 (\\y. ["S"]:y)) 10', 110],
+      // the same shapes written out (not the prelude's fix): a labelled function h, a labelled x, called at a lower pc
+      // (the body runs at h's label, not at the label of the function called)
+      ['let f = ["S"]:(\\g. \\n. \\m. [n, m]) in let h = \\x. f (\\v. x x v) in let k = \\v. h h v in k 1 2', 40],
+      ['let f = \\g. \\n. \\m. [n, m] in let h = ["U"]:(\\x. f (\\v. x x v)) in let k = \\v. h h v in k 1 (["S"]:2)', 40],
+      // a fix written by the user, two loops through it: one node `λx. f (λv. x x v)`, two x's, so the closure
+      // `λv. x x v` kept on that node is per x (the other loop's would run the other body)
+      ['let mk = \\f. let h = \\x. f (\\v. x x v) in \\v. h h v in let a = mk (\\f. \\n. \\acc. if n == 0 then acc else f (n - 1) (acc + 1)) in let b = mk (\\f. \\n. \\acc. if n == 0 then acc * 2 else f (n - 1) (acc + 10)) in [a 2 0, b 3 0]', 120, false],
+      // two loops through one `fix`: the closure `λv. x x v` kept per x is not the other loop's (outcomes only: the
+      // general machine's memo shares `a 1 0`'s sub-derivations with `a 2 0`'s, so it applies fewer rules)
+      ['let a = fix (\\f. \\n. \\acc. if n == 0 then acc else f (n - 1) (acc + 1)) in let b = fix (\\f. \\n. \\acc. if n == 0 then acc * 2 else f (n - 1) (acc + 10)) in [a 2 0, b 3 0, a 1 0]', 200, false],
+      // three and four arguments: the later arguments at their own fuel (a deep one, a stuck one), labels
+      ['let c = fix (\\f. \\n. \\a. \\b. if n == 0 then [a, b] else f (n - 1) b a) in c 2 1 0', 110],
+      ['let c = fix (\\f. \\n. \\a. \\b. \\d. if n == 0 then [a, b, d] else f (n - 1) b (["U"]:a) {x: [[n]]}) in c 2 1 0 0', 140],
+      ['let c = fix (\\f. \\n. \\a. \\b. if n == 0 then [a, b] else f (n - 1) a (b - "s")) in c 2 1 0', 90],
+      // a deep first argument of three: its read (fuel − 4) and its own evaluation (fuel − 3) at their boundaries
+      ['let c = fix (\\f. \\d. \\k. \\b. if k == 0 then b else f [[[[[1]]]]] (k - 1) b) in c 0 1 0', 70],
+      ['let c = fix (\\f. \\d. \\k. \\b. if k == 0 then b else f [[[[[[1]]]]]] (k - 1) b) in c 0 1 0', 70],
+      ['let c = fix (["S"]:(\\f. \\n. \\a. \\b. if n == 0 then [a, b] else f (n - 1) [[[[[[1]]]]]] (b + 1))) in c 2 1 0', 110],
+      // near misses: fewer arguments than the loop takes (its closure is the answer), a loop whose functional captures
+      // a value, one argument not quick
+      ['let c = fix (\\f. \\n. \\a. \\b. if n == 0 then [a, b] else let g = f (n - 1) b in g a) in c 2 1 0', 120],
+      ['let k = ["U"]:5 in let c = fix (\\f. \\n. \\acc. if n == 0 then acc + k else f (n - 1) (acc + 1)) in c 2 0', 100],
+      ['let c = fix (\\f. \\n. \\acc. if n == 0 then acc else f (n - 1) ((\\z. z) acc)) in c 2 0', 100],
+    ];
+    for (const [src, upTo, steps] of cases) sameAsSpec(coin, src, upTo, steps ?? true);
   });
 
   it('a non-tail recursion and a loop with a labelled counter', () => {
