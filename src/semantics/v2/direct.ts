@@ -321,11 +321,12 @@ interface SatEntry<L> { readonly pc: L; readonly code: Code<L>; readonly env: re
 /** The most arguments `saturated` takes a call with (a longer chain runs by the frames). */
 const SAT_MAX = 8;
 
-/**
- * `saturated`'s scratch: the Apps of the call `f a1 … ak`, outermost first (`saturated` is not re-entered: nothing
- * it calls runs the fast path).
- */
-const SAT_APPS: (Code<unknown> & { k: 'app' })[] = [];
+/** The App whose argument is a call's `i`-th (1-based) of `k`: `d = k − i` steps into the function side from the call. */
+function argApp<L>(call: Code<L> & { k: 'app' }, d: number): Code<L> & { k: 'app' } {
+  let a = call;
+  for (let j = 0; j < d; j++) a = a.fn as Code<L> & { k: 'app' };
+  return a;
+}
 
 /**
  * SATURATED: `f a1 … ak` (2 ≤ k ≤ SAT_MAX) with quick arguments (`code`, at `pc`, `env`, `fuel` ≥ k + 5), where f
@@ -349,12 +350,13 @@ const SAT_APPS: (Code<unknown> & { k: 'app' })[] = [];
  * process's first evaluations (docs/evaluator-v2.md, "Cold evaluations").
  */
 function saturated<L>(m: Machine<L>, pc: L, code: Code<L> & { k: 'app' }, env: readonly V2<L>[], fuel: number, branched: boolean): SatEntry<L> | Failure | undefined {
-  // The call: its Apps (outermost first) and its head, the variable f.
-  const apps = SAT_APPS as (Code<L> & { k: 'app' })[];
+  // The call's Apps (every argument quick) down to its head, the variable f. (Walked again for each argument
+  // below rather than kept in an array: a module-level one would hold the last call's code, and with it its
+  // machine, past the evaluation.)
   let c: Code<L> = code, k = 0;
   while (c.k === 'app') {
     if (k === SAT_MAX || !c.arg.quick || (branched && k > 0 && c.merged === m)) return undefined;
-    apps[k++] = c;
+    k++;
     c = c.fn;
   }
   if (c.k !== 'var' || k < 2 || fuel < k + 5) return undefined;
@@ -374,7 +376,7 @@ function saturated<L>(m: Machine<L>, pc: L, code: Code<L> & { k: 'app' }, env: r
   // The inner Apps entered (fuel − 1 … fuel − (k − 1)), then the reads of f and a1 (fuel − k).
   ticks(m, k - 1);
   const fr = quickIn(m, pc, c, env, fuel - k) as V2<L>;
-  const a1v = quickIn(m, pc, apps[k - 1]!.arg, env, fuel - k);
+  const a1v = quickIn(m, pc, argApp(code, k - 1).arg, env, fuel - k);
   if (isFailure(a1v)) return a1v;
   // `x x v` at f's label (fuel − k), as SELF with a curried h.
   const pcx = fr.label;
@@ -409,7 +411,7 @@ function saturated<L>(m: Machine<L>, pc: L, code: Code<L> & { k: 'app' }, env: r
   }
   // Back in the i-th App: its argument (fuel − (k − i) − 1); then the next closure (Lam), or B entered.
   for (let i = 2; ; i++) {
-    const ai = quickIn(m, pc, apps[k - i]!.arg, env, fuel - (k - i) - 1);
+    const ai = quickIn(m, pc, argApp(code, k - i).arg, env, fuel - (k - i) - 1);
     if (isFailure(ai)) return ai;
     cur[0] = ai;
     if (i === k) return { pc: h1.label, code: li.body, env: cur };
