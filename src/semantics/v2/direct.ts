@@ -315,6 +315,20 @@ function churchShape<L>(c: LamCode<L>): number {
   return app.fn.name === t ? 1 : app.fn.name === f ? 2 : 0;
 }
 
+/**
+ * The closure `lx:λv. x x v` that the fused fix makes in x's body `ub` (UNROLL) for the read `x1` of x: kept on
+ * `ub`'s shape per machine and per `x1` (values are immutable, ids per machine), so a loop's iterations share one.
+ */
+function unrolledClosure<L>(m: Machine<L>, ub: Code<L> & { k: 'app' }, x1: V2<L>): V2<L> {
+  const us = appShape(ub);
+  let g = us.g;
+  if (g === undefined || us.x !== x1 || us.mid !== m.serial) {
+    g = mkValue(x1.label, { kind: 'clo', code: us.then!, env: [x1] });
+    us.mid = m.serial; us.x = x1; us.g = g;
+  }
+  return g;
+}
+
 /** Where `saturated` enters the loop's body B: at h's label, in B's environment (fuel − 1). */
 interface SatEntry<L> { readonly pc: L; readonly code: Code<L>; readonly env: readonly V2<L>[] }
 
@@ -386,12 +400,7 @@ function saturated<L>(m: Machine<L>, pc: L, code: Code<L> & { k: 'app' }, env: r
   const x1 = m.readVar(pcx, x);
   // (A read keeps a closure's body: h1's is hb.)
   const h1 = m.readVar(x1.label, h);
-  const us = appShape(ub);
-  let g = us.g;
-  if (g === undefined || us.x !== x1 || us.mid !== m.serial) {
-    g = mkValue(x1.label, { kind: 'clo', code: us.then!, env: [x1] });
-    us.mid = m.serial; us.x = x1; us.g = g;
-  }
+  const g = unrolledClosure(m, ub, x1);
   ticks(m, 2);
   m.fused.fixCurried++;
   if (fuel - k - 1 < depthOf(a1v)) return FUEL;
@@ -513,7 +522,7 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number, ta
               m.fused.fix++;
               const x1 = m.readVar(pc, x);
               const f1 = m.readVar(x1.label, f);
-              const g = mkValue(x1.label, { kind: 'clo', code: appShape(ub).then!, env: [x1] });
+              const g = unrolledClosure(m, ub, x1);
               const fb = f1.body;
               if (fb.kind !== 'clo') { has = true; val = m.appNonFunction(f1); w = cw; break; }
               const fbb = fb.code.body;
