@@ -61,16 +61,26 @@ interface Choice<L> {
 }
 
 /**
- * Room for more frames in each frame array (the caller writes the frame next): the arrays' length doubled (at
- * least 16) as holes, not one `push` per array and frame. runDirect's frame pushes then write their eight
- * slots once instead of as a `push` branch and a store branch each (9 % less bytecode; docs/evaluator-v2.md,
- * "JIT warm-up"); doubling by `length` instead of pushing was measured 8 % less CPU on a 10⁶-deep recursion
- * (docs/evaluator-v2.md, "Measurements", eighteenth round).
+ * Room for one more frame in each frame array (the caller writes the frame next): runDirect's frame pushes then
+ * write their eight slots once instead of as a `push` branch and a store branch each (9 % less bytecode;
+ * docs/evaluator-v2.md, "JIT warm-up"). Small arrays grow by one `push` each; from `DOUBLE_FROM` frames on they
+ * double their length (holes) instead: per element, pushing onto a long array cost 1.5–2× as much, and a
+ * 10⁶-deep recursion spent 15 % of its CPU there (13–19 % less CPU side by side), while `length =` on a short
+ * array costs ≈ 4× a push — most runs hold a few frames (docs/evaluator-v2.md, "Measurements", eighteenth round).
  */
 function growFrames<L>(fk: number[], fpc: L[], fcode: Code<L>[], fenv: (readonly V2<L>[])[], ffuel: number[], fw: Q.Rational[], fx: unknown[], fi: number[]): void {
-  const n = fk.length < 8 ? 16 : 2 * fk.length;
-  fk.length = n; fpc.length = n; fcode.length = n; fenv.length = n; ffuel.length = n; fw.length = n; fx.length = n; fi.length = n;
+  const n = fk.length;
+  if (n < DOUBLE_FROM) {
+    fk.push(0); fpc.push(undefined as L); fcode.push(undefined as unknown as Code<L>); fenv.push(NO_ENV);
+    ffuel.push(0); fw.push(Q.ONE); fx.push(undefined); fi.push(0);
+    return;
+  }
+  const m = 2 * n;
+  fk.length = m; fpc.length = m; fcode.length = m; fenv.length = m; ffuel.length = m; fw.length = m; fx.length = m; fi.length = m;
 }
+
+/** Frames from which `growFrames` doubles the arrays instead of pushing one slot onto each. */
+const DOUBLE_FROM = 1024;
 
 /** A failure (out of fuel, stuck) as opposed to a runtime value: values have no `kind`. */
 function isFailure<L>(x: V2<L> | Failure): x is Failure {
