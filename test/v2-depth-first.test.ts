@@ -12,7 +12,7 @@ import { entries } from '../src/distributions/subdist.ts';
 import { powersetUS, US } from '../src/lattice/instances.ts';
 import { parse } from '../src/syntax/parser.ts';
 import { closeProgram, loadPrelude } from '../src/semantics/prelude.ts';
-import { assembleEvaluation, evaluate, type Evaluation } from '../src/semantics/evaluate.ts';
+import { assembleEvaluation, evaluate, finalKey, type Evaluation } from '../src/semantics/evaluate.ts';
 import { evaluateV2 } from '../src/semantics/v2/index.ts';
 import { coinModel, standardModel } from '../src/semantics/models/index.ts';
 import type { ResponseDist } from '../src/semantics/model.ts';
@@ -230,6 +230,32 @@ describe('depth-first fast path: the same answers as the substitution evaluator'
     expect(a.missing.map((m) => `${failureKey(m.failure)} ↦ ${Q.show(m.weight)}`)).toEqual(['fuel ↦ 3/8', 'stuck Prim: binop_+ on a record ↦ 1/4']);
     expect(Q.show(a.mass)).toBe('3/8');
     expect(Q.show(a.modelDeficit)).toBe('0');
+  });
+
+  it('assembleEvaluation and finalKey key each final by its own conversation (kept for the last one): interleaved, equal but distinct objects, one shared', () => {
+    const v = (n: number) => ({ kind: 'label' as const, label: US.bottom, body: { kind: 'num' as const, value: Q.rat(n, 1) } });
+    const c0 = { label: US.bottom, messages: ['a'] }, c1 = { label: US.bottom, messages: ['b'] }, c0again = { label: US.bottom, messages: ['a'] };
+    const cHigh = { label: US.S, messages: ['a'] };
+    const ok = (conv: typeof c0, n: number) => ({ kind: 'ok' as const, conv, value: v(n) });
+    const w = Q.rat(1, 8);
+    // Internal conversations C0, C0, C1, C0, C0′ (equal to C0, another object), Chigh: the conversion runs once per run of
+    // one internal object (5 times), and every final is keyed by its own conversation.
+    let conversions = 0;
+    const a = assembleEvaluation(lat, [
+      { outcome: ok(c0, 1), weight: w }, { outcome: ok(c0, 2), weight: w }, { outcome: ok(c1, 1), weight: w },
+      { outcome: ok(c0, 1), weight: w }, { outcome: ok(c0again, 1), weight: w }, { outcome: ok(cHigh, 1), weight: w },
+    ], (c) => { conversions++; return { label: c.label, messages: c.messages }; }, (x) => x);
+    expect(conversions).toBe(5);
+    expect(entries(a.finals).map(([f, wt]) => `${lat.show(f.conv.label)} ${f.conv.messages.join(',')} ${render(lat, f.value)} ↦ ${Q.show(wt)}`).sort()).toEqual([
+      '["S"] a []:1 ↦ 1/8', '[] a []:1 ↦ 3/8', '[] a []:2 ↦ 1/8', '[] b []:1 ↦ 1/8',
+    ]);
+    // finalKey on its own: the same key for equal contents, whichever object came before.
+    const key = finalKey(lat);
+    const f = (conv: typeof c0) => ({ conv, value: v(1) });
+    const keys = [key(f(c0)), key(f(c1)), key(f(c0again)), key(f(c0)), key(f(cHigh))];
+    expect(keys[0]).toBe(keys[2]);
+    expect(keys[0]).toBe(keys[3]);
+    expect(new Set(keys).size).toBe(3);
   });
 });
 
