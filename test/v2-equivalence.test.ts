@@ -110,4 +110,12 @@ describe('v2 has no stack limit', () => {
     const r = evaluate(coin, lat, US.bottom, start, e, 100 * n, { engine: 'v2' });
     expect(entries(r.finals).map(([x]) => print(x.value, lat))).toEqual([`[]:${(n * (n + 1)) / 2}`]);
   });
+
+  it('a flip at the bottom of a 5,000-deep recursion: both outcomes, each 1/2 (frames past the doubling threshold, then a branch)', () => {
+    const n = 5_000, s = (n * (n + 1)) / 2;
+    const e = program(`let sum = fix (\\f. \\n. if n == 0 then (fork @"flip").[1] else n + f (n - 1)) in sum ${n}`);
+    const r = evaluate(coin, lat, US.bottom, start, e, 100 * n, { engine: 'v2' });
+    expect(entries(r.finals).map(([x, w]) => `${print(x.value, lat)} ${Q.show(w)}`).sort()).toEqual([`[]:${s} 1/2`, `[]:${s + 1} 1/2`].sort());
+    expect(Q.show(r.mass)).toBe('1');
+  });
 });

@@ -65,7 +65,7 @@ interface Choice<L> {
  * write their eight slots once instead of as a `push` branch and a store branch each (9 % less bytecode;
  * docs/evaluator-v2.md, "JIT warm-up"). Small arrays grow by one `push` each; from `DOUBLE_FROM` frames on they
  * double their length (holes) instead: per element, pushing onto a long array cost 1.5–2× as much, and a
- * 10⁶-deep recursion spent 15 % of its CPU there (13–19 % less CPU side by side), while `length =` on a short
+ * 10⁶-deep recursion spent 15 % of its CPU there (10–19 % less CPU side by side), while `length =` on a short
  * array costs ≈ 4× a push — most runs hold a few frames (docs/evaluator-v2.md, "Measurements", eighteenth round).
  */
 function growFrames<L>(fk: number[], fpc: L[], fcode: Code<L>[], fenv: (readonly V2<L>[])[], ffuel: number[], fw: Q.Rational[], fx: unknown[], fi: number[]): void {
