@@ -33,7 +33,7 @@ import type { Failure } from '../config.ts';
 import type { Conv } from '../odist.ts';
 import type { Code, LamCode } from './code.ts';
 import type { Cfg, Entry, Machine, Req, Rule, WOut } from './machine.ts';
-import { depthOf, mkValue, type V2 } from './values.ts';
+import { depthOf, mkValue, type Closure, type V2 } from './values.ts';
 import type { FastBinop } from './prims-fast.ts';
 
 const FUEL: Failure = { kind: 'fuel' };
@@ -275,9 +275,11 @@ interface AppShape<L> {
   mid: number;
   x: V2<L> | undefined;
   g: V2<L> | undefined;
+  /** IF: the loop block's plan (`loopBlock`) for the last machine and self-call that asked, or NO_PLAN. */
+  loop: LoopPlan<L> | NoPlan | undefined;
 }
 
-const PLAIN_SHAPE: AppShape<never> = { kind: PLAIN, prim: undefined, then: undefined, else: undefined, mid: 0, x: undefined, g: undefined };
+const PLAIN_SHAPE: AppShape<never> = { kind: PLAIN, prim: undefined, then: undefined, else: undefined, mid: 0, x: undefined, g: undefined, loop: undefined };
 
 function appShapeOf<L>(a3: Code<L> & { k: 'app' }): AppShape<L> {
   const a2 = a3.fn, r = a3.arg;
@@ -285,12 +287,12 @@ function appShapeOf<L>(a3: Code<L> & { k: 'app' }): AppShape<L> {
   if (r.k === 'record' && r.elems.length === 0 && a2.k === 'app' && a2.arg.k === 'lam') {
     const a1 = a2.fn;
     if (a1.k === 'app' && a1.arg.k === 'lam' && a1.fn.k === 'prim' && a1.fn.name === 'fromBool' && a1.fn.quick) {
-      out = { kind: IF, prim: a1.fn, then: a1.arg, else: a2.arg, mid: 0, x: undefined, g: undefined };
+      out = { kind: IF, prim: a1.fn, then: a1.arg, else: a2.arg, mid: 0, x: undefined, g: undefined, loop: undefined };
     }
   } else if (a2.k === 'app' && a2.fn.k === 'var' && a2.arg.k === 'var' && a2.fn.slot === a2.arg.slot && a2.fn.slot > 0 && r.k === 'var' && r.slot === 0) {
-    out = { kind: SELF, prim: undefined, then: undefined, else: undefined, mid: 0, x: undefined, g: undefined };
+    out = { kind: SELF, prim: undefined, then: undefined, else: undefined, mid: 0, x: undefined, g: undefined, loop: undefined };
   } else if (a2.k === 'var' && a2.slot > 0 && r.k === 'lam' && r.caps.length === 1 && r.caps[0] === 0 && r.body.k === 'app' && appShape(r.body).kind === SELF && r.body.fn.k === 'app' && r.body.fn.fn.k === 'var' && r.body.fn.fn.slot === 1) {
-    out = { kind: UNROLL, prim: undefined, then: r, else: undefined, mid: 0, x: undefined, g: undefined };
+    out = { kind: UNROLL, prim: undefined, then: r, else: undefined, mid: 0, x: undefined, g: undefined, loop: undefined };
   }
   a3.fast = out;
   return out;
@@ -444,6 +446,179 @@ function saturated<L>(m: Machine<L>, pc: L, code: Code<L> & { k: 'app' }, env: r
     for (let j = 0; j < cs.length; j++) next[j + 1] = cur[cs[j]!]!;
     cur = next;
   }
+}
+
+/**
+ * A loop block's plan (`loopBlock`): the loop's body B = `if C then … else S` (or with S in the then-branch), S its
+ * call of itself `f a1 … ak` done by `saturated`, in one machine. Everything an iteration needs, found once: the
+ * condition C (in B's environment E), the arguments (in the branch's environment e, whose slot s ≥ 1 is E's
+ * `caps[s − 1]`), where f sits in E and which value it must be, and how `saturated` lays out B's next environment —
+ * position by position an argument (`src` 1…k) or 0, a value carried over from the iteration before (h's captures and
+ * the unrolled closure: the same on every iteration of one activation; `loopBlock` makes the plan again when f
+ * is another closure).
+ */
+interface LoopPlan<L> {
+  readonly mid: number;
+  readonly call: Code<L>;
+  /** The branch that calls again (1: then, 2: else). */
+  readonly side: number;
+  readonly cond: Code<L>;
+  readonly args: readonly Code<L>[];
+  readonly caps: readonly number[];
+  readonly fAt: number;
+  readonly fv: V2<L>;
+  readonly src: readonly number[];
+  /** Rule applications of one iteration, from B's entry to the next (see `loopPlan`). */
+  readonly steps: number;
+  /** Fuel from which no premise of an iteration can run out (a generous bound: see `loopPlan`). */
+  readonly minFuel: number;
+  /** Binops per iteration (each counted in `fused.binop` as `binopPair` counts it). */
+  readonly binops: number;
+  readonly k: number;
+}
+
+/** No plan for this machine and self-call (the shape is not one the block runs): asked once, not again. */
+interface NoPlan { readonly mid: number; readonly call: unknown; readonly none: true }
+
+/**
+ * Rule applications of quick code the block evaluates itself, `quickIn`'s count without failures: a variable or a
+ * scalar literal 1, a binop over a literal pair 2 + its elements' (Prim, ArrayCons); -1 for anything else (or a
+ * binop without a fast entry, or, `noUnit`, a read of slot 0 — the branch's `_`). `ops[0]` counts the binops.
+ */
+function blockSteps<L>(m: Machine<L>, c: Code<L>, noUnit: boolean, ops: number[]): number {
+  if (c.k === 'var') return noUnit && c.slot === 0 ? -1 : 1;
+  if (c.k === 'scalar') return 1;
+  if (c.k !== 'prim' || c.arg.k !== 'array' || c.arg.elems.length !== 2 || !m.binops.has(c.name)) return -1;
+  const a = blockSteps(m, c.arg.elems[0]!, noUnit, ops), b = blockSteps(m, c.arg.elems[1]!, noUnit, ops);
+  if (a < 0 || b < 0) return -1;
+  ops[0]!++;
+  return 2 + a + b;
+}
+
+/**
+ * The value of quick code `c` as `quickIn` gives it at pc ⊥ when every value it reads is a scalar at ⊥ (`caps`:
+ * read slot s of the branch's environment as E's `caps[s − 1]`), or undefined where that does not hold or a binop
+ * has no fast answer (the rules then run it: stuck, a label, a closure …). No rule is counted here.
+ */
+function blockValue<L>(m: Machine<L>, c: Code<L>, env: readonly V2<L>[], caps: readonly number[] | undefined): V2<L> | undefined {
+  const bottom = m.lat.bottom;
+  if (c.k === 'var') {
+    const v = env[caps === undefined ? c.slot : caps[c.slot - 1]!]!;
+    const bk = v.body.kind;
+    return v.label === bottom && (bk === 'num' || bk === 'str' || bk === 'bool' || bk === 'null') ? v : undefined;
+  }
+  if (c.k === 'scalar') {
+    const sc = c.fast as ScalarCache<L> | undefined;
+    if (sc !== undefined && sc.mid === m.serial && sc.pc === bottom) return sc.v;
+    const v = mkValue(bottom, c.e);
+    c.fast = { mid: m.serial, pc: bottom, v };
+    return v;
+  }
+  const p = c as Code<L> & { k: 'prim' }, a = p.arg as Code<L> & { k: 'array' };
+  const x = blockValue(m, a.elems[0]!, env, caps);
+  if (x === undefined) return undefined;
+  const y = blockValue(m, a.elems[1]!, env, caps);
+  if (y === undefined) return undefined;
+  const r = m.binops.get(p.name)!(x.body, y.body);
+  if (r === undefined) return undefined;
+  const lat = m.lat;
+  return mkValue(lat.join(bottom, lat.join(x.label, y.label)), r);
+}
+
+/**
+ * The plan for B (`code`, the body `saturated` just entered with environment `env`) called again by `call` (whose
+ * environment was `callEnv`), or NO_PLAN. One iteration from B's entry (pc ⊥, fuel F) to its next, as the frames
+ * and fused shapes count it: B's App (1), IF's App ×3, the condition, fromBool, λ_, λf, λ_, λu, `{}`, App `t u`,
+ * the reads of t and u (3 + C + 4 + 1 + 3), the branch entered at fuel F − 2; S's App (1), `saturated` (its inner
+ * Apps k − 1, the read of f, a1, `x x v` 1 + 6 + 2, λx2 1, then a2 … ak and the Lams λx3 … λxk, k − 2), B at F − 3:
+ * 12 + C + 2k + 9 + Σ ai. Fuel: every premise of an iteration needs at most a few units more than its own reads —
+ * f's and h's depths, scalars' 2 — so 64 + 4k + both depths above what the iteration uses is more than enough.
+ */
+function loopPlan<L>(m: Machine<L>, call: Code<L> & { k: 'app' }, callEnv: readonly V2<L>[], code: Code<L>, env: readonly V2<L>[]): LoopPlan<L> | NoPlan {
+  const none: NoPlan = { mid: m.serial, call, none: true };
+  if (code.k !== 'app' || !m.fromBoolStandard || appShape(call).kind !== PLAIN) return none;
+  const sh = appShape(code);
+  if (sh.kind !== IF) return none;
+  const side = sh.else!.body === call ? 2 : sh.then!.body === call ? 1 : 0;
+  if (side === 0) return none;
+  const caps = (side === 1 ? sh.then! : sh.else!).caps;
+  let c: Code<L> = call, k = 0;
+  while (c.k === 'app') { k++; c = c.fn; }
+  if (c.k !== 'var' || c.slot === 0 || k < 2 || k > SAT_MAX) return none;
+  const ops = [0];
+  const cond = (sh.prim as Code<L> & { k: 'prim' }).arg, sc = blockSteps(m, cond, false, ops);
+  if (sc < 0) return none;
+  const args: Code<L>[] = [];
+  let sa = 0;
+  for (let i = 1; i <= k; i++) {
+    const a = argApp(call, k - i).arg, n = blockSteps(m, a, true, ops);
+    if (n < 0) return none;
+    args.push(a);
+    sa += n;
+  }
+  // f, x, h as `saturated` found them (it just succeeded with this f), and B's environment laid out as it builds it.
+  const fv = callEnv[c.slot]!, fvb = fv.body as Closure<L>, xxv = fvb.code.body as Code<L> & { k: 'app' };
+  const x = fvb.env[((xxv.fn as Code<L> & { k: 'app' }).fn as Code<L> & { k: 'var' }).slot - 1]!, xb = x.body as Closure<L>;
+  const ub = xb.code.body as Code<L> & { k: 'app' }, h = xb.env[(ub.fn as Code<L> & { k: 'var' }).slot - 1]!, hb = h.body as Closure<L>;
+  const l1 = hb.code.body as LamCode<L>;
+  let li = l1.body as LamCode<L>;
+  let src = [0, ...li.caps.map((t) => (t === 0 ? 1 : 0))];
+  for (let i = 2; ; i++) {
+    src[0] = i;
+    if (i === k) break;
+    li = li.body as LamCode<L>;
+    const cur = src;
+    src = [0, ...li.caps.map((t) => cur[t]!)];
+  }
+  if (src.length !== env.length) return none;
+  // The f the next iteration calls: the unrolled closure `lx:λv. x x v` that `saturated` just put in B's environment
+  // (`unrolledClosure`: x's own λv, capturing this x) — on a loop's first iteration not the f of this call, which the
+  // prelude's `fix` built from its other copy of `λx. f (λv. x x v)`; the iterations then carry it over.
+  const fAt = caps[c.slot - 1]!, fNext = env[fAt]!, fnb = fNext.body;
+  if (fnb.kind !== 'clo' || fnb.code !== appShape(ub).then || fnb.env[0] !== x || fNext.label !== m.lat.bottom) return none;
+  return {
+    mid: m.serial, call, side, cond, args, caps, fAt, fv: fNext, src,
+    steps: 12 + sc + 2 * k + 9 + sa, minFuel: 64 + 4 * k + depthOf(fNext) + depthOf(h), binops: ops[0]!, k,
+  };
+}
+
+/**
+ * LOOP BLOCK: after `saturated` entered a loop's body B (at pc ⊥, in a run that is neither a frontier run nor depth
+ * first past a branch), B's iterations that call again are done here, each as one update — the rule applications,
+ * fuel and fused-shape counts of the iteration added at once (`loopPlan`) — instead of premise by premise, while
+ * every value the condition and the arguments read is a scalar at ⊥, every binop has its fast answer, f is the same
+ * closure (the plan's: made again for another), fuel is above the plan's bound and the step budget has room for the
+ * whole iteration (without that check the budget would still stop the run, at the loop's exit: the iteration where
+ * the rules would stop is kept all the same). Anything else — the
+ * exit branch, a label, a stuck binop, low fuel, the budget — leaves the iteration to the rules, exactly where it
+ * starts. Returns B's environment and fuel after the iterations done, or undefined when none was.
+ */
+function loopBlock<L>(m: Machine<L>, call: Code<L> & { k: 'app' }, callEnv: readonly V2<L>[], code: Code<L>, env: readonly V2<L>[], fuel: number): { env: readonly V2<L>[]; fuel: number } | undefined {
+  if (code.k !== 'app') return undefined;
+  const sh = appShape(code);
+  let p = sh.loop;
+  // A plan per machine and self-call, made again for another activation of the same code (another f: a loop whose
+  // function captured other values).
+  if (p === undefined || p.mid !== m.serial || p.call !== call || (!('none' in p) && env[p.fAt] !== p.fv)) { p = loopPlan(m, call, callEnv, code, env); sh.loop = p; }
+  if ('none' in p) return undefined;
+  const max = m.opts.maxSteps, src = p.src, n = src.length, k = p.k, fused = m.fused;
+  let e = env, f = fuel, done = 0;
+  const vals = new Array<V2<L>>(k);
+  for (;;) {
+    if (f < p.minFuel || m.steps + p.steps > max) break;
+    const o = blockValue(m, p.cond, e, undefined);
+    if (o === undefined) break;
+    const ob = o.body;
+    if ((ob.kind === 'bool' && !ob.value ? 2 : 1) !== p.side) break;
+    let i = 0;
+    for (; i < k; i++) { const v = blockValue(m, p.args[i]!, e, p.caps); if (v === undefined) break; vals[i] = v; }
+    if (i < k) break;
+    const next = new Array<V2<L>>(n);
+    for (let j = 0; j < n; j++) { const a = src[j]!; next[j] = a === 0 ? e[j]! : vals[a - 1]!; }
+    m.steps += p.steps; f -= 3; e = next; done++;
+    fused.if++; fused.binop += p.binops; fused.saturated++; fused.fix++; fused.fixCurried++; fused.lamBody += k - 1; fused.block++;
+  }
+  return done === 0 ? undefined : { env: e, fuel: f };
 }
 
 /**
@@ -623,6 +798,11 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number, ta
           const r = saturated(m, pc, code, env, fuel, depthFirst && choices.length !== 0);
           if (r !== undefined) {
             if (!('env' in r)) { has = true; val = r; w = cw; break; }
+            if (r.pc === bottom && tails === undefined && !(depthFirst && choices.length !== 0)) {
+              // The loop's further iterations at ⊥ as blocks (LOOP BLOCK, `loopBlock`).
+              const b = loopBlock(m, code, env, r.code, r.env, fuel - 1);
+              if (b !== undefined) { pc = r.pc; code = r.code; env = b.env; fuel = b.fuel; continue; }
+            }
             pc = r.pc; code = r.code; env = r.env; fuel -= 1;
             continue;
           }
