@@ -275,7 +275,7 @@ interface AppShape<L> {
   mid: number;
   x: V2<L> | undefined;
   g: V2<L> | undefined;
-  /** IF: the loop block's plan (`loopBlock`) for the last machine and self-call that asked, or NO_PLAN. */
+  /** IF: the loop block's plan (`loopPlan`) for the last machine, self-call and f that asked, or a `NoPlan`. */
   loop: LoopPlan<L> | NoPlan | undefined;
 }
 
@@ -798,12 +798,13 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number, ta
           const r = saturated(m, pc, code, env, fuel, depthFirst && choices.length !== 0);
           if (r !== undefined) {
             if (!('env' in r)) { has = true; val = r; w = cw; break; }
-            if (r.pc === bottom && tails === undefined && !(depthFirst && choices.length !== 0)) {
-              // The loop's further iterations at ⊥ as blocks (LOOP BLOCK, `loopBlock`).
-              const b = loopBlock(m, code, env, r.code, r.env, fuel - 1);
-              if (b !== undefined) { pc = r.pc; code = r.code; env = b.env; fuel = b.fuel; continue; }
-            }
+            const call = code, callEnv = env;
             pc = r.pc; code = r.code; env = r.env; fuel -= 1;
+            if (pc === bottom && tails === undefined && !(depthFirst && choices.length !== 0)) {
+              // The loop's further iterations at ⊥ as blocks (LOOP BLOCK, `loopBlock`).
+              const b = loopBlock(m, call, callEnv, code, env, fuel);
+              if (b !== undefined) { env = b.env; fuel = b.fuel; }
+            }
             continue;
           }
         }
