@@ -2,7 +2,8 @@
  * Exact rational weights and numbers. Everything in the semantics that is a number goes through this
  * module's functions, so the backend can change without touching callers.
  *
- * Backend: a small BigInt numerator/denominator pair, always normalised (gcd 1, positive denominator).
+ * Backend: a small BigInt numerator/denominator pair, always normalised (gcd 1, positive denominator), with
+ * small integers (magnitude ≤ 2^53 − 1) computed on doubles (`Rational.s`).
  * It replaced mathjs's `Fraction` (the first backend, still the cross-check in
  * `test/rational-crosscheck.test.ts`) because importing mathjs costs about two seconds of CPU in every
  * process — the CLI, each worker thread and each test file — and the hand-written pair is also faster per
@@ -15,6 +16,9 @@
  */
 const LAZY_MAX = 16;
 
+/** Largest magnitude of a small integer (`Rational.s`): 2^53 − 1, below which doubles are exact integers. */
+const SMALL_MAX = Number.MAX_SAFE_INTEGER;
+
 /** An exact rational. Treat as opaque: use the functions below, never `===`. */
 export class Rational {
   /**
@@ -22,25 +26,45 @@ export class Rational {
    * reducing gcd was deferred (`add`), reduced in place — same value — the first time it is observed
    * (`eq`, `show`, `numerator`, …) or once `lazy` passes `LAZY_MAX`. Module-internal: read them through
    * the functions below, which see only reduced values.
+   *
+   * A SMALL INTEGER — an integer of magnitude at most 2^53 − 1 — has its value as a double in `s` (undefined for
+   * every other rational; not NaN, which would make V8 store the field as a boxed double in every rational) and no
+   * BigInt numerator (`n` undefined; `num` makes one when asked, without keeping it, so that equal small integers
+   * are equal field by field, as other reduced rationals are; `reduced` gives a sum that reduces to one the same
+   * form). The integer fast paths of `add`, `sub`, `mul`, `mod`, `cmp`, `eq`, `show`, … compute on doubles, exact
+   * there, and keep a result a double only when it is small again. A loop counter or a sum of numbers then
+   * allocates one object per result instead of a `Rational` and a BigInt, and does no BigInt arithmetic
+   * (docs/evaluator-v2.md, "Measurements", nineteenth round).
    */
-  private constructor(public num: bigint, public den: bigint, public lazy: number) {}
+  private constructor(public n: bigint | undefined, public den: bigint, public lazy: number, public s: number | undefined) {}
+
+  /** The numerator as a BigInt (for a small integer made from `s`, and not kept). */
+  get num(): bigint {
+    const n = this.n;
+    return n !== undefined ? n : BigInt(this.s!);
+  }
 
   /** Build a normalised rational; `den` must be non-zero. */
   static of(num: bigint, den: bigint): Rational {
     if (den === 0n) throw new RangeError('rational with zero denominator');
     if (den < 0n) { num = -num; den = -den; }
     const g = gcd(num < 0n ? -num : num, den);
-    return g === 1n ? new Rational(num, den, 0) : new Rational(num / g, den / g, 0);
+    return g === 1n ? Rational.normalised(num, den) : Rational.normalised(num / g, den / g);
   }
 
   /** A rational the caller has already normalised (coprime, positive denominator): module-internal fast path. */
   static normalised(num: bigint, den: bigint): Rational {
-    return new Rational(num, den, 0);
+    return den === 1n && num <= SAFE && num >= -SAFE ? new Rational(undefined, 1n, 0, Number(num)) : new Rational(num, den, 0, undefined);
   }
 
   /** `num/den` (positive `den`) whose reduction is deferred `lazy` levels: module-internal. */
   static deferred(num: bigint, den: bigint, lazy: number): Rational {
-    return new Rational(num, den, lazy);
+    return new Rational(num, den, lazy, undefined);
+  }
+
+  /** The small integer `s` (an integer of magnitude ≤ 2^53 − 1, not −0): module-internal. */
+  static small(s: number): Rational {
+    return new Rational(undefined, 1n, 0, s);
   }
 
   /** For display in debuggers and template strings: `p/q`. */
@@ -49,12 +73,25 @@ export class Rational {
   }
 }
 
+/** `r` (an integer-valued double) as a rational: small when it is, else through BigInt (never reached from exact small operands out of range: callers check). */
+function fromDouble(r: number): Rational {
+  return r === 0 ? ZERO : Rational.small(r);
+}
+
+/** Whether a double computed from two small integers is itself a small integer (exact): |r| ≤ 2^53 − 1. */
+function inSmall(r: number): boolean {
+  return r <= SMALL_MAX && r >= -SMALL_MAX;
+}
+
 /** Reduce a deferred sum in place (the value is unchanged); returns it. */
 function reduced(a: Rational): Rational {
-  if (a.lazy !== 0) {
-    const g = gcd(a.num < 0n ? -a.num : a.num, a.den);
-    if (g !== 1n) { a.num /= g; a.den /= g; }
+  if (a.lazy !== 0) { // (never a small integer: those are made reduced, with `lazy` 0, and hold no `n`)
+    let n = a.n!;
+    const g = gcd(n < 0n ? -n : n, a.den);
+    if (g !== 1n) { n /= g; a.den /= g; }
     a.lazy = 0;
+    // Reduced to a small integer: the small form, so that it is field by field what `rat` would make.
+    if (a.den === 1n && n <= SAFE && n >= -SAFE) { a.n = undefined; a.s = Number(n); } else a.n = n;
   }
   return a;
 }
@@ -118,6 +155,10 @@ export function parseRational(text: string): Rational | undefined {
  * deferred levels. Exact either way: only the moment of the gcd changes.
  */
 export function add(a: Rational, b: Rational): Rational {
+  const x = a.s, y = b.s;
+  if (x !== undefined && y !== undefined) { const r = x + y; if (inSmall(r)) return fromDouble(r); }
+  if (x === 0) return b;
+  if (y === 0) return a;
   if (a.num === 0n) return b;
   if (b.num === 0n) return a;
   if (a.den === 1n && b.den === 1n) return Rational.normalised(a.num + b.num, 1n);
@@ -137,14 +178,24 @@ function sum(t: bigint, d: bigint, lazy: number): Rational {
   const g = gcd(t < 0n ? -t : t, d);
   return g === 1n ? Rational.normalised(t, d) : Rational.normalised(t / g, d / g);
 }
-export function sub(a: Rational, b: Rational): Rational { return add(a, neg(b)); }
+export function sub(a: Rational, b: Rational): Rational {
+  const x = a.s, y = b.s;
+  if (x !== undefined && y !== undefined) { const r = x - y; if (inSmall(r)) return fromDouble(r); }
+  return add(a, neg(b));
+}
 /**
  * Cross-cancelled multiplication: gcds of each numerator with the other denominator only (cheap when one
  * side is a model's small probability). Reduced inputs give a reduced product; a deferred operand's common
  * factors may remain, so the product stays deferred at the same level.
  */
 export function mul(a: Rational, b: Rational): Rational {
-  if (a.num === 0n || b.num === 0n) return ZERO;
+  const x = a.s, y = b.s;
+  // A double product of magnitude ≤ 2^53 − 1 is exact: rounding is monotone, so an exact product above that
+  // bound rounds to at least 2^53.
+  if (x !== undefined && y !== undefined) { const r = x * y; if (inSmall(r)) return fromDouble(r); }
+  if (x === 1) return b;
+  if (y === 1) return a;
+  if (x === 0 || y === 0 || a.num === 0n || b.num === 0n) return ZERO;
   if (a.den === 1n && b.den === 1n) return Rational.normalised(a.num * b.num, 1n);
   const g1 = gcd(a.num < 0n ? -a.num : a.num, b.den);
   const g2 = gcd(b.num < 0n ? -b.num : b.num, a.den);
@@ -153,26 +204,37 @@ export function mul(a: Rational, b: Rational): Rational {
 }
 /** Division; throws on a zero divisor (callers check first: division by zero is a stuck run, not a crash). */
 export function div(a: Rational, b: Rational): Rational { return Rational.of(a.num * b.den, a.den * b.num); }
-export function neg(a: Rational): Rational { return Rational.deferred(-a.num, a.den, a.lazy); }
+export function neg(a: Rational): Rational {
+  const x = a.s;
+  return x !== undefined ? fromDouble(-x) : Rational.deferred(-a.num, a.den, a.lazy);
+}
 /** -1, 0, 1 */
 export function cmp(a: Rational, b: Rational): number {
+  const x = a.s, y = b.s;
+  if (x !== undefined && y !== undefined) return x < y ? -1 : x > y ? 1 : 0;
   const l = a.num * b.den, r = b.num * a.den;
   return l < r ? -1 : l > r ? 1 : 0;
 }
 export function eq(a: Rational, b: Rational): boolean {
   if (a === b) return true;
+  const x = a.s, y = b.s;
+  // (A small integer is reduced with denominator 1; any other rational equal to it is small too once reduced,
+  // but may not carry `s`: compare those by their parts.)
+  if (x !== undefined && y !== undefined) return x === y;
   reduced(a);
   reduced(b);
   return a.num === b.num && a.den === b.den;
 }
 export function lt(a: Rational, b: Rational): boolean { return cmp(a, b) < 0; }
 export function le(a: Rational, b: Rational): boolean { return cmp(a, b) <= 0; }
-export function isZero(a: Rational): boolean { return a.num === 0n; }
-export function isInteger(a: Rational): boolean { return reduced(a).den === 1n; }
+export function isZero(a: Rational): boolean { const x = a.s; return x !== undefined ? x === 0 : a.num === 0n; }
+export function isInteger(a: Rational): boolean { const x = a.s; return x !== undefined || reduced(a).den === 1n; }
 export function max(a: Rational, b: Rational): Rational { return le(a, b) ? b : a; }
 export function min(a: Rational, b: Rational): Rational { return le(a, b) ? a : b; }
 /** Remainder with the sign of the dividend (JavaScript's `%`, as mathjs's `Fraction.mod`): `a - b·trunc(a/b)`. */
 export function mod(a: Rational, b: Rational): Rational {
+  const x = a.s, y = b.s;
+  if (x !== undefined && y !== undefined && y !== 0) return fromDouble(x % y); // exact on safe integers, the sign of the dividend
   const q = (a.num * b.den) / (a.den * b.num); // BigInt division truncates towards zero
   return sub(a, mul(b, Rational.of(q, 1n)));
 }
@@ -188,6 +250,8 @@ export function denominator(a: Rational): bigint { return reduced(a).den; }
 
 /** Canonical text: `p/q` or `p` (integers). Used as a key and in messages. */
 export function show(a: Rational): string {
+  const x = a.s;
+  if (x !== undefined) return String(x); // a safe integer's double prints as its digits, as the BigInt would
   reduced(a);
   return a.den === 1n ? a.num.toString() : `${a.num}/${a.den}`;
 }
@@ -206,6 +270,8 @@ export function toDecimal(a: Rational, digits = 6): string {
 
 /** Float approximation, for display and statistics only. */
 export function toNumber(a: Rational): number {
+  const x = a.s;
+  if (x !== undefined) return x;
   reduced(a);
   return Number(a.num) / Number(a.den);
 }

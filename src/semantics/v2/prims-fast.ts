@@ -7,8 +7,8 @@
  * result label, `pc ⊔ deepLabel(V)`, is the caller's (Prim's) business, as in the generic path.
  *
  * An entry is used only when the model's table holds the standard function for that name (a model with
- * its own primitive keeps it). Numbers stay exact rationals; integer operands take the integer fast path
- * of `rational.ts` (no gcd), anything else its general functions.
+ * its own primitive keeps it). Numbers stay exact rationals, through `rational.ts`'s functions, which compute
+ * small integers on doubles and other integers without gcd.
  */
 import * as Q from '../../distributions/rational.ts';
 import type { PrimTable } from '../model.ts';
@@ -23,59 +23,37 @@ const FALSE: Body2<never> = { kind: 'bool', value: false };
 const num = (value: Q.Rational): Body2<never> => ({ kind: 'num', value });
 const bool = (b: boolean): Body2<never> => (b ? TRUE : FALSE);
 
-/** `a ⊕ b` on two numbers, integers without gcd. */
-function arith(int: (a: bigint, b: bigint) => bigint, rat: (a: Q.Rational, b: Q.Rational) => Q.Rational): FastBinop {
-  return (a, b) => {
-    if (a.kind !== 'num' || b.kind !== 'num') return undefined;
-    const x = a.value, y = b.value;
-    return num(Q.isInteger(x) && Q.isInteger(y) ? Q.integer(int(Q.numerator(x), Q.numerator(y))) : rat(x, y));
-  };
+/** `a ⊕ b` on two numbers (`rational.ts` computes small integers on doubles and other integers without gcd). */
+function arith(op: (a: Q.Rational, b: Q.Rational) => Q.Rational): FastBinop {
+  return (a, b) => (a.kind === 'num' && b.kind === 'num' ? num(op(a.value, b.value)) : undefined);
 }
 
-/** A comparison of two numbers (integers by their numerators). */
+/** A comparison of two numbers. */
 function compare(test: (c: number) => boolean): FastBinop {
-  return (a, b) => {
-    if (a.kind !== 'num' || b.kind !== 'num') return undefined;
-    const x = a.value, y = b.value;
-    if (Q.isInteger(x) && Q.isInteger(y)) {
-      const p = Q.numerator(x), q = Q.numerator(y);
-      return bool(test(p < q ? -1 : p > q ? 1 : 0));
-    }
-    return bool(test(Q.cmp(x, y)));
-  };
+  return (a, b) => (a.kind === 'num' && b.kind === 'num' ? bool(test(Q.cmp(a.value, b.value))) : undefined);
 }
-
-const ARITH_PLUS = arith((a, b) => a + b, Q.add);
 
 /**
  * `+` and `-` written out (not through `arith`): the commonest binops of a loop, each with its own call site
- * for the integer operation, so V8 keeps them monomorphic.
+ * of the arithmetic, so V8 keeps them monomorphic.
  */
 const PLUS: FastBinop = (a, b) => {
-  if (a.kind === 'num' && b.kind === 'num') {
-    const x = a.value, y = b.value;
-    return num(Q.isInteger(x) && Q.isInteger(y) ? Q.integer(Q.numerator(x) + Q.numerator(y)) : Q.add(x, y));
-  }
-  return a.kind === 'str' && b.kind === 'str' ? { kind: 'str', value: a.value + b.value } : ARITH_PLUS(a, b);
+  if (a.kind === 'num' && b.kind === 'num') return num(Q.add(a.value, b.value));
+  return a.kind === 'str' && b.kind === 'str' ? { kind: 'str', value: a.value + b.value } : undefined;
 };
-const MINUS: FastBinop = (a, b) => {
-  if (a.kind !== 'num' || b.kind !== 'num') return undefined;
-  const x = a.value, y = b.value;
-  return num(Q.isInteger(x) && Q.isInteger(y) ? Q.integer(Q.numerator(x) - Q.numerator(y)) : Q.sub(x, y));
-};
+const MINUS: FastBinop = (a, b) => (a.kind === 'num' && b.kind === 'num' ? num(Q.sub(a.value, b.value)) : undefined);
 
 /** The fast entries, by primitive name (each the counterpart of `STANDARD_PRIMS[name]`). */
 const FAST: Readonly<Record<string, FastBinop>> = {
   'binop_+': PLUS,
   'binop_-': MINUS,
-  'binop_*': arith((a, b) => a * b, Q.mul),
+  'binop_*': arith(Q.mul),
   // Division and modulo by zero are stuck: the generic path says so in the table's words.
   'binop_/': (a, b) => (a.kind === 'num' && b.kind === 'num' && !Q.isZero(b.value) ? num(Q.div(a.value, b.value)) : undefined),
   // BigInt `%` truncates, as the spec's `%` (sign of the dividend) and `Q.mod`.
   'binop_%': (a, b) => {
     if (a.kind !== 'num' || b.kind !== 'num' || Q.isZero(b.value)) return undefined;
-    const x = a.value, y = b.value;
-    return num(Q.isInteger(x) && Q.isInteger(y) ? Q.integer(Q.numerator(x) % Q.numerator(y)) : Q.mod(x, y));
+    return num(Q.mod(a.value, b.value));
   },
   'binop_<': compare((c) => c < 0),
   'binop_>': compare((c) => c > 0),
