@@ -73,7 +73,7 @@ export class Rational {
   }
 }
 
-/** `r` (an integer-valued double) as a rational: small when it is, else through BigInt (never reached from exact small operands out of range: callers check). */
+/** `r`, an integer-valued double of magnitude ≤ 2^53 − 1 (callers check `inSmall`), as a small integer; ±0 as `ZERO`. */
 function fromDouble(r: number): Rational {
   return r === 0 ? ZERO : Rational.small(r);
 }
