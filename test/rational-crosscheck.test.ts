@@ -208,5 +208,15 @@ describe('rational backend agrees with mathjs Fraction', () => {
     expect(Q.show(one)).toBe('1');
     expect(one).toEqual(Q.ONE);
     expect(Q.sub(Q.rat(5), Q.rat(2))).toEqual(three);
+    // A zero that is not small: a deferred sum 3/3 + (−2/2) (coprime denominators, so no reducing gcd yet), as an
+    // operand of every operation before anything observes it.
+    const deferredZero = (): Q.Rational => Q.add(Q.add(Q.rat(1, 3), Q.rat(2, 3)), Q.add(Q.rat(-1, 2), Q.rat(-1, 2)));
+    expect(Q.show(Q.add(deferredZero(), three))).toBe('3');
+    expect(Q.show(Q.add(Q.rat(2, 7), deferredZero()))).toBe('2/7');
+    expect(Q.show(Q.mul(deferredZero(), Q.rat(5, 3)))).toBe('0');
+    expect(Q.show(Q.mul(three, deferredZero()))).toBe('0');
+    expect(Q.isZero(deferredZero())).toBe(true);
+    expect(Q.eq(deferredZero(), Q.ZERO)).toBe(true);
+    expect(Q.show(deferredZero())).toBe('0');
   });
 });

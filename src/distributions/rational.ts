@@ -157,10 +157,10 @@ export function parseRational(text: string): Rational | undefined {
 export function add(a: Rational, b: Rational): Rational {
   const x = a.s, y = b.s;
   if (x !== undefined && y !== undefined) { const r = x + y; if (inSmall(r)) return fromDouble(r); }
-  if (x === 0) return b;
-  if (y === 0) return a;
-  if (a.num === 0n) return b;
-  if (b.num === 0n) return a;
+  // Zero: small, or (rarely) a deferred sum such as 3/3 − 2/2 (only then is `num` read here: a small integer's
+  // would be a fresh BigInt).
+  if (x === 0 || (x === undefined && a.num === 0n)) return b;
+  if (y === 0 || (y === undefined && b.num === 0n)) return a;
   if (a.den === 1n && b.den === 1n) return Rational.normalised(a.num + b.num, 1n);
   const lazy = (a.lazy > b.lazy ? a.lazy : b.lazy) + 1;
   if (a.den === b.den) return sum(a.num + b.num, a.den, lazy);
@@ -195,7 +195,7 @@ export function mul(a: Rational, b: Rational): Rational {
   if (x !== undefined && y !== undefined) { const r = x * y; if (inSmall(r)) return fromDouble(r); }
   if (x === 1) return b;
   if (y === 1) return a;
-  if (x === 0 || y === 0 || a.num === 0n || b.num === 0n) return ZERO;
+  if (x === 0 || y === 0 || (x === undefined && a.num === 0n) || (y === undefined && b.num === 0n)) return ZERO;
   if (a.den === 1n && b.den === 1n) return Rational.normalised(a.num * b.num, 1n);
   const g1 = gcd(a.num < 0n ? -a.num : a.num, b.den);
   const g2 = gcd(b.num < 0n ? -b.num : b.num, a.den);
