@@ -86,6 +86,26 @@ describe('v2 primitives on values = the substitution semantics', () => {
     sameAsSpec(coin, 'let s = fix (\\f. \\n. if n <= 0 then ["U"]:0 else n % 4 + f (n - 1)) in s 5', 160);
   });
 
+  it('a computed number (body: its rational itself) leaves v2 as the spec\'s plain literal, at the top and nested', () => {
+    // v2 keeps a computed number's rational as the value's body (a rational is its own `NumE`, rational.ts);
+    // `readback` must give the substitution evaluator's values field by field, not a rational where a literal was.
+    const r = Q.rat(3, 4);
+    expect([r.kind, r.value === r, Object.keys(r).includes('kind')]).toEqual(['num', true, false]);
+    for (const src of ['1 + 2', '{a: 1 + 2, b: [2 * 3, ["S"]:(7 - 1)]}', 'let y = 5 - 1 in \\x. x + y', '[1/2 + 1/4, (fork @"flip").[1] + 1]']) {
+      const values = (engine: Engine): unknown[] => {
+        const e = closeProgram(parse(src, lat), loadPrelude(lat, coin.preludeSource));
+        const out = engine === 'substitution'
+          ? evaluate(coin, lat, US.bottom, start, e, 200, { engine: 'substitution' })
+          : evaluateV2(coin, lat, US.bottom, start, e, 200, { direct: engine === 'v2' });
+        return entries(out.finals).map(([f]) => f.value).sort((a, b) => render(lat, a).localeCompare(render(lat, b)));
+      };
+      const spec = values('substitution');
+      expect(spec.length, src).toBeGreaterThan(0);
+      expect(values('v2'), src).toEqual(spec);
+      expect(values('v2-general'), src).toEqual(spec);
+    }
+  });
+
   it('a model with its own primitive keeps it (no standard fast path for that name)', () => {
     const prims = { ...STANDARD_PRIMS, 'binop_+': () => ({ ok: true as const, value: { kind: 'num' as const, value: Q.rat(42) } }) };
     const own = standardModel('own-plus', () => [['0', Q.ONE]], { prims });

@@ -67,11 +67,25 @@ export class Rational {
     return new Rational(undefined, 1n, 0, s);
   }
 
+  /**
+   * A rational is also its own number literal: `kind` and `value` make it a `NumE` (`{kind: 'num', value}`,
+   * syntax/ast.ts) without a field of its own — both live on the prototype (below), so a rational stays four
+   * fields. Evaluator v2 uses a number's rational as the value's body directly (`prims-fast.ts`), one object
+   * fewer per computed number (docs/evaluator-v2.md, "Measurements", twentieth round). Spec-side code still
+   * builds plain `{kind: 'num', value}` literals; v2 turns a rational body back into one wherever a value
+   * leaves it (`readback`, `plain`).
+   */
+  declare readonly kind: 'num';
+  get value(): Rational {
+    return this;
+  }
+
   /** For display in debuggers and template strings: `p/q`. */
   toString(): string {
     return show(this);
   }
 }
+Object.defineProperty(Rational.prototype, 'kind', { value: 'num', enumerable: false, writable: false });
 
 /** `r`, an integer-valued double of magnitude ≤ 2^53 − 1 (callers check `inSmall`), as a small integer; ±0 as `ZERO`. */
 function fromDouble(r: number): Rational {

@@ -26,7 +26,7 @@ import type { Conv } from '../odist.ts';
 import { describeValue } from '../values.ts';
 import { absurd } from '../../util/absurd.ts';
 import { compileClosed, type Code, type LamCode } from './code.ts';
-import { depthOf, fromBare, mkValue, readback, type Body2, type V2 } from './values.ts';
+import { depthOf, fromBare, mkValue, numLiteral, readback, type Body2, type V2 } from './values.ts';
 import type { BareValue, PlainValue } from '../../syntax/ast.ts';
 import { runDirect } from './direct.ts';
 import { fastBinops, standardFromBool, type FastBinop } from './prims-fast.ts';
@@ -884,7 +884,8 @@ export class Machine<L> {
   private plain(v: V2<L>): PlainValue {
     const b = v.body;
     switch (b.kind) {
-      case 'num': case 'str': case 'bool': case 'null': return b;
+      case 'num': return numLiteral(b);
+      case 'str': case 'bool': case 'null': return b;
       case 'clo': return this.ev.strip(readback(v));
       case 'record': return { kind: 'record', fields: b.fields.map((f) => ({ name: f.name, expr: this.plain(f.expr) })) };
       case 'array': return { kind: 'array', elems: b.elems.map((x) => this.plain(x)) };

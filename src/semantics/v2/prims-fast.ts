@@ -20,7 +20,8 @@ export type FastBinop = <L>(a: Body2<L>, b: Body2<L>) => Body2<L> | undefined;
 
 const TRUE: Body2<never> = { kind: 'bool', value: true };
 const FALSE: Body2<never> = { kind: 'bool', value: false };
-const num = (value: Q.Rational): Body2<never> => ({ kind: 'num', value });
+/** A number's body: the rational itself, which is its own `NumE` (rational.ts), not a `{kind, value}` around it. */
+const num = (value: Q.Rational): Body2<never> => value;
 const bool = (b: boolean): Body2<never> => (b ? TRUE : FALSE);
 
 /** `a ⊕ b` on two numbers (`rational.ts` computes small integers on doubles and other integers without gcd). */

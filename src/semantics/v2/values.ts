@@ -57,9 +57,19 @@ export function readback<L>(v: V2<L>): Value<L> {
   return out;
 }
 
+/**
+ * A number body as the spec's literal: a computed number's body is its rational itself (rational.ts: a rational is
+ * its own `NumE`, `prims-fast.ts`), which leaves v2 as `{kind: 'num', value}` so that spec values are plain
+ * literals everywhere (printing, structural comparison, the spec's helpers).
+ */
+export function numLiteral(b: NumE): NumE {
+  return (b as unknown) === b.value ? { kind: 'num', value: b.value } : b;
+}
+
 function readbackBody<L>(b: Body2<L>): BareValue<L> {
   switch (b.kind) {
-    case 'num': case 'str': case 'bool': case 'null': return b;
+    case 'num': return numLiteral(b);
+    case 'str': case 'bool': case 'null': return b;
     case 'clo': {
       if (b.env.length === 0) return b.code.src;
       const s = new Map<string, Expr<L>>();
