@@ -209,12 +209,15 @@ export function mul(a: Rational, b: Rational): Rational {
   if (x !== undefined && y !== undefined) { const r = x * y; if (inSmall(r)) return fromDouble(r); }
   if (x === 1) return b;
   if (y === 1) return a;
-  if (x === 0 || y === 0 || (x === undefined && a.num === 0n) || (y === undefined && b.num === 0n)) return ZERO;
-  if (a.den === 1n && b.den === 1n) return Rational.normalised(a.num * b.num, 1n);
-  const g1 = gcd(a.num < 0n ? -a.num : a.num, b.den);
-  const g2 = gcd(b.num < 0n ? -b.num : b.num, a.den);
+  if (x === 0 || y === 0) return ZERO;
+  // The numerators as BigInts, each read once (a small integer's `num` would be a fresh BigInt at every read).
+  const an = x === undefined ? a.n! : BigInt(x), bn = y === undefined ? b.n! : BigInt(y);
+  if (an === 0n || bn === 0n) return ZERO;
+  if (a.den === 1n && b.den === 1n) return Rational.normalised(an * bn, 1n);
+  const g1 = gcd(an < 0n ? -an : an, b.den);
+  const g2 = gcd(bn < 0n ? -bn : bn, a.den);
   const lazy = a.lazy > b.lazy ? a.lazy : b.lazy;
-  return Rational.deferred((a.num / g1) * (b.num / g2), (a.den / g2) * (b.den / g1), lazy);
+  return Rational.deferred((an / g1) * (bn / g2), (a.den / g2) * (b.den / g1), lazy);
 }
 /** Division; throws on a zero divisor (callers check first: division by zero is a stuck run, not a crash). */
 export function div(a: Rational, b: Rational): Rational { return Rational.of(a.num * b.den, a.den * b.num); }
