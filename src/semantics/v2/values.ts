@@ -13,6 +13,11 @@ import { compileClosed, type LamCode } from './code.ts';
 /** A closure: the compiled lambda and the values of its captured variables (in `code.capNames` order). */
 export interface Closure<L> { readonly kind: 'clo'; readonly code: LamCode<L>; readonly env: readonly V2<L>[] }
 
+/**
+ * A runtime value's body. A number's `NumE` is either a literal's `{kind: 'num', value}` (parsed, or from a spec
+ * value) or, for a number computed by v2 (`prims-fast.ts`), the rational itself, which is its own `NumE`
+ * (rational.ts): readers see `kind` and `value` alike; `numLiteral` gives the plain literal where a value leaves v2.
+ */
 export type Body2<L> =
   | NumE | StrE | BoolE | NullE
   | Closure<L>
