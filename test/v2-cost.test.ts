@@ -26,7 +26,7 @@ import { evaluateV2 } from '../src/semantics/v2/index.ts';
 import { BudgetExceeded } from '../src/semantics/ev.ts';
 import { coinModel } from '../src/semantics/models/index.ts';
 import { failureKey } from '../src/semantics/config.ts';
-import { render } from './helpers/render.ts';
+import { print } from '../src/syntax/printer.ts';
 import { recursionArb, recursionSource, BODIES, ARGS } from './helpers/recursions.ts';
 
 const lat = powersetUS;
@@ -36,7 +36,7 @@ const FUEL = 100_000;
 const BUDGET = 3_000_000;
 
 function table(e: Evaluation<typeof US.bottom>): string[] {
-  const fin = entries(e.finals).map(([f, w]) => `${render(lat, f.value)} ↦ ${Q.show(w)}`);
+  const fin = entries(e.finals).map(([f, w]) => `${print(f.value, lat)} ↦ ${Q.show(w)}`);
   const miss = e.missing.map((m) => `${failureKey(m.failure)} ↦ ${Q.show(m.weight)}`);
   return [...fin, ...miss].sort();
 }

@@ -20,6 +20,7 @@ import { STANDARD_PRIMS } from '../src/semantics/prims.ts';
 import type { PlainValue } from '../src/syntax/ast.ts';
 import { failureKey } from '../src/semantics/config.ts';
 import { render } from './helpers/render.ts';
+import { print } from '../src/syntax/printer.ts';
 import { binomials, flipSumRows } from './helpers/closed-forms.ts';
 
 const lat = powersetUS;
@@ -36,7 +37,7 @@ const nested = (outer: number, inner: number) =>
 
 /** Finals and missing mass as sorted text lines. */
 function table(e: Evaluation<typeof US.bottom>): string[] {
-  const fin = entries(e.finals).map(([f, w]) => `${render(lat, f.value)} ↦ ${Q.show(w)}`);
+  const fin = entries(e.finals).map(([f, w]) => `${print(f.value, lat)} ↦ ${Q.show(w)}`);
   const miss = e.missing.map((m) => `${failureKey(m.failure)} ↦ ${Q.show(m.weight)}`);
   return [...fin, ...miss].sort();
 }

@@ -16,6 +16,7 @@ import type { PModel } from '../src/semantics/model.ts';
 import { coinModel, standardModel } from '../src/semantics/models/index.ts';
 import { failureKey, showConversation } from '../src/semantics/config.ts';
 import { render } from './helpers/render.ts';
+import { print } from '../src/syntax/printer.ts';
 
 const lat = powersetUS;
 const coin = coinModel(Q.rat(1, 2));
@@ -27,7 +28,7 @@ function table(model: PModel, src: string, fuel: number, direct = true): string[
   const e = closeProgram(parse(src, lat), loadPrelude(lat, model.preludeSource));
   const r = evaluateV2(model, lat, US.bottom, start, e, fuel, { direct });
   return [
-    ...entries(r.finals).map(([f, w]) => `${render(lat, f.value)} @ ${showConversation(lat, f.conv)} ↦ ${Q.show(w)}`).sort(),
+    ...entries(r.finals).map(([f, w]) => `${print(f.value, lat)} @ ${showConversation(lat, f.conv)} ↦ ${Q.show(w)}`).sort(),
     ...r.missing.map((m) => `${failureKey(m.failure)} ↦ ${Q.show(m.weight)}`),
     `deficit ${Q.show(r.modelDeficit)}`,
   ];

@@ -17,7 +17,7 @@ import { coinModel, standardModel } from '../src/semantics/models/index.ts';
 import type { ResponseDist } from '../src/semantics/model.ts';
 import { BudgetExceeded } from '../src/semantics/errors.ts';
 import { failureKey } from '../src/semantics/config.ts';
-import { render } from './helpers/render.ts';
+import { print } from '../src/syntax/printer.ts';
 import { flipSumRows } from './helpers/closed-forms.ts';
 
 const lat = powersetUS;
@@ -28,7 +28,7 @@ const FLIP = '(fork @"flip").[1]';
 const sumLoop = (n: number) => `let go = fix (\\loop. \\n. \\acc. if n == 0 then acc else loop (n - 1) (acc + ${FLIP})) in go ${n} 0`;
 
 function table(e: Evaluation<typeof US.bottom>): string[] {
-  const fin = entries(e.finals).map(([f, w]) => `${render(lat, f.value)} ↦ ${Q.show(w)}`);
+  const fin = entries(e.finals).map(([f, w]) => `${print(f.value, lat)} ↦ ${Q.show(w)}`);
   const miss = e.missing.map((m) => `${failureKey(m.failure)} ↦ ${Q.show(m.weight)}`);
   return [...fin, ...miss].sort();
 }

@@ -19,6 +19,7 @@ import { coinModel, standardModel } from '../src/semantics/models/index.ts';
 import { STANDARD_PRIMS } from '../src/semantics/prims.ts';
 import { failureKey, showConversation } from '../src/semantics/config.ts';
 import { render } from './helpers/render.ts';
+import { print } from '../src/syntax/printer.ts';
 
 const lat = powersetUS;
 const coin = coinModel(Q.rat(1, 2));
@@ -32,7 +33,7 @@ function table(model: PModel, src: string, pc: USLabel, fuel: number, engine: En
     ? evaluate(model, lat, pc, start, e, fuel, { engine: 'substitution' })
     : evaluateV2(model, lat, pc, start, e, fuel, { direct: engine === 'v2' });
   return [
-    ...entries(r.finals).map(([f, w]) => `${render(lat, f.value)} @ ${showConversation(lat, f.conv)} ↦ ${Q.show(w)}`).sort(),
+    ...entries(r.finals).map(([f, w]) => `${print(f.value, lat)} @ ${showConversation(lat, f.conv)} ↦ ${Q.show(w)}`).sort(),
     ...r.missing.map((m) => `${failureKey(m.failure)} ↦ ${Q.show(m.weight)}`).sort(),
   ];
 }

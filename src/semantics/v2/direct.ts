@@ -343,8 +343,19 @@ function unrolledClosure<L>(m: Machine<L>, ub: Code<L> & { k: 'app' }, x1: V2<L>
   return g;
 }
 
-/** Where `saturated` enters the loop's body B: at h's label, in B's environment (fuel − 1). */
-interface SatEntry<L> { readonly pc: L; readonly code: Code<L>; readonly env: readonly V2<L>[] }
+/**
+ * Where `saturated` enters the loop's body B: at h's label, in B's environment, with `fuel` (the call's − 1; − 2 for
+ * one argument). One shared record, written by `saturated` and read (then cleared) by its caller at once: a fresh
+ * object per call was a tenth of a deep recursion's allocation.
+ */
+interface SatEntry { pc: unknown; code: Code<unknown>; env: readonly V2<unknown>[]; fuel: number }
+const SAT: SatEntry = { pc: undefined, code: undefined as unknown as Code<unknown>, env: NO_ENV, fuel: 0 };
+
+/** `SAT`'s fields written: B's configuration. */
+function satEntry<L>(pc: L, code: Code<L>, env: readonly V2<L>[], fuel: number): SatEntry {
+  SAT.pc = pc; SAT.code = code as Code<unknown>; SAT.env = env as readonly V2<unknown>[]; SAT.fuel = fuel;
+  return SAT;
+}
 
 /** The most arguments `saturated` takes a call with (a longer chain runs by the frames). */
 const SAT_MAX = 8;
@@ -357,7 +368,7 @@ function argApp<L>(call: Code<L> & { k: 'app' }, d: number): Code<L> & { k: 'app
 }
 
 /**
- * SATURATED: `f a1 … ak` (2 ≤ k ≤ SAT_MAX) with quick arguments (`code`, at `pc`, `env`, `fuel` ≥ k + 5), where f
+ * SATURATED: `f a1 … ak` (2 ≤ k ≤ SAT_MAX, or k = 1 with `one`) with quick arguments (`code`, at `pc`, `env`, `fuel` ≥ k + 5), where f
  * holds `λv. x x v` (the unrolled fix: a loop calling itself), x `λx. h (λv. x x v)` and h a k-argument curried
  * function `λf. λx1. … λxk. B`, B not a lambda — every iteration of a fix-defined loop of k arguments. Done from the
  * call to B's entry as runDirect's frames and fused shapes would do it, premise by premise in their order (the same
@@ -377,7 +388,7 @@ function argApp<L>(call: Code<L> & { k: 'app' }, d: number): Code<L> & { k: 'app
  * function, not inline in runDirect: runDirect's size is what TurboFan's compile job for it costs, in every
  * process's first evaluations (docs/evaluator-v2.md, "Cold evaluations").
  */
-function saturated<L>(m: Machine<L>, pc: L, code: Code<L> & { k: 'app' }, env: readonly V2<L>[], fuel: number, branched: boolean): SatEntry<L> | Failure | undefined {
+function saturated<L>(m: Machine<L>, pc: L, code: Code<L> & { k: 'app' }, env: readonly V2<L>[], fuel: number, branched: boolean, one: boolean): SatEntry | Failure | undefined {
   // The call's Apps (every argument quick) down to its head, the variable f. (Walked again for each argument
   // below rather than kept in an array: a module-level one would hold the last call's code, and with it its
   // machine, past the evaluation.)
@@ -387,7 +398,7 @@ function saturated<L>(m: Machine<L>, pc: L, code: Code<L> & { k: 'app' }, env: r
     k++;
     c = c.fn;
   }
-  if (c.k !== 'var' || k < 2 || fuel < k + 5) return undefined;
+  if (c.k !== 'var' || (k < 2 && !one) || fuel < k + 5) return undefined;
   const fv = env[c.slot]!, fvb = fv.body;
   if (fvb.kind !== 'clo' || fuel - k < depthOf(fv)) return undefined;
   const xxv = fvb.code.body;
@@ -419,12 +430,20 @@ function saturated<L>(m: Machine<L>, pc: L, code: Code<L> & { k: 'app' }, env: r
   m.fused.fixCurried++;
   if (fuel - k - 1 < depthOf(a1v)) return FUEL;
   const a1 = m.readVar(pcx, a1v);
+  const l1 = hb.code.body as LamCode<L>;
+  if (k === 1) {
+    // One argument: `λx1. B`'s body B entered at once, in its environment (x1 = a1, then h's captures with f = g),
+    // with fuel − 2 (App `f a1`'s body `x x v` at fuel − 1, then its own body premise at fuel − 1 again).
+    const cs1 = l1.caps, e1 = new Array<V2<L>>(cs1.length + 1);
+    e1[0] = a1;
+    for (let j = 0; j < cs1.length; j++) { const u = cs1[j]!; e1[j + 1] = u === 0 ? g : hb.env[u - 1]!; }
+    return satEntry(h1.label, l1.body, e1, fuel - 2);
+  }
   if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
   m.fused.lamBody++;
   // The closures `λxi. …` (i = 2 … k) by their captured values alone, each as its body's environment (`cur`: slot 0
   // is xi, filled once ai is evaluated; slots 1… the captures): the first from `λx1. …`'s environment (x1 = a1, then
   // h's captures with f = g), each next from the one before.
-  const l1 = hb.code.body as LamCode<L>;
   let li = l1.body as LamCode<L>;
   let cs = li.caps, cur = new Array<V2<L>>(cs.length + 1);
   for (let j = 0; j < cs.length; j++) {
@@ -437,7 +456,7 @@ function saturated<L>(m: Machine<L>, pc: L, code: Code<L> & { k: 'app' }, env: r
     const ai = quickIn(m, pc, argApp(code, k - i).arg, env, fuel - (k - i) - 1);
     if (isFailure(ai)) return ai;
     cur[0] = ai;
-    if (i === k) return { pc: h1.label, code: li.body, env: cur };
+    if (i === k) return satEntry(h1.label, li.body, cur, fuel - 1);
     if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
     m.fused.lamBody++;
     li = li.body as LamCode<L>;
@@ -795,16 +814,26 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number, ta
         if (fc.k === 'app' && code.arg.quick && fuel >= 7) {
           // A fix-defined loop calling itself (SATURATED, `saturated`): its body's configuration, its outcome, or
           // undefined where the shape does not apply (nothing done then).
-          const r = saturated(m, pc, code, env, fuel, depthFirst && choices.length !== 0);
+          const r = saturated(m, pc, code, env, fuel, depthFirst && choices.length !== 0, false);
           if (r !== undefined) {
             if (!('env' in r)) { has = true; val = r; w = cw; break; }
             const call = code, callEnv = env;
-            pc = r.pc; code = r.code; env = r.env; fuel -= 1;
+            pc = r.pc as L; code = r.code as Code<L>; env = r.env as readonly V2<L>[]; fuel = r.fuel; r.env = NO_ENV;
             if (pc === bottom && tails === undefined && !(depthFirst && choices.length !== 0)) {
               // The loop's further iterations at ⊥ as blocks (LOOP BLOCK, `loopBlock`).
               const b = loopBlock(m, call, callEnv, code, env, fuel);
               if (b !== undefined) { env = b.env; fuel = b.fuel; }
             }
+            continue;
+          }
+        }
+        if (fc.k === 'var' && code.arg.quick && fuel >= 6 && tails === undefined && !(depthFirst && choices.length !== 0)) {
+          // A one-argument loop calling itself (`f (n − 1)` in `sum`): SATURATED with k = 1, in a run that is neither
+          // a frontier run nor depth first past a branch (those look at the tail `x x v` it passes over).
+          const r = saturated(m, pc, code, env, fuel, false, true);
+          if (r !== undefined) {
+            if (!('env' in r)) { has = true; val = r; w = cw; break; }
+            pc = r.pc as L; code = r.code as Code<L>; env = r.env as readonly V2<L>[]; fuel = r.fuel; r.env = NO_ENV;
             continue;
           }
         }
