@@ -15,7 +15,7 @@ import { parse } from '../src/syntax/parser.ts';
 import { closeProgram, loadPrelude } from '../src/semantics/prelude.ts';
 import { coinModel } from '../src/semantics/models/index.ts';
 import { evaluateV2 } from '../src/semantics/v2/index.ts';
-import { compileClosed, compileProgram } from '../src/semantics/v2/code.ts';
+import { compileClosed, compileProgram, relocate, type Code } from '../src/semantics/v2/code.ts';
 
 const lat = powersetUS;
 const prelude = loadPrelude(lat);
@@ -59,5 +59,67 @@ describe('v2 code: cached per expression, or per evaluation', () => {
     await collect();
     expect(refs.map((w) => w.deref() === undefined)).toEqual([true, true]);
     expect(e.kind).toBe('app'); // the program itself is still held here
+  });
+});
+
+describe('v2 code: relocate (an if\'s branch body moved into the if\'s environment)', () => {
+  /**
+   * The lambda `src` compiled as the second element of `\a. \b. \c. [a, src]`: its enclosing environment is
+   * [c, a, …] (a read first there), its own captures in the order it reads them.
+   */
+  const lamIn = (src: string): Code<unknown> & { k: 'lam' } => {
+    let c = compileProgram(parse(`\\a. \\b. \\c. [a, ${src}]`, lat)) as Code<unknown>;
+    for (let i = 0; i < 3; i++) c = (c as Code<unknown> & { k: 'lam' }).body;
+    return (c as Code<unknown> & { k: 'array' }).elems[1] as Code<unknown> & { k: 'lam' };
+  };
+  /** Every variable node's name and slot, left to right. */
+  const vars = (c: Code<unknown>): string[] => {
+    switch (c.k) {
+      case 'var': return [`${c.name}@${c.slot}`];
+      case 'app': return [...vars(c.fn), ...vars(c.arg)];
+      case 'prim': case 'send': return vars(c.arg);
+      case 'record': case 'array': return c.elems.flatMap(vars);
+      case 'field': return vars(c.target);
+      case 'index': return [...vars(c.target), ...vars(c.index)];
+      case 'label': case 'fork': return vars(c.body);
+      case 'dynlabel': case 'test': case 'assert': case 'endorse': return [...vars(c.label), ...vars(c.body)];
+      default: return [];
+    }
+  };
+
+  it('reads each captured variable from the enclosing slot it was captured from, with its uses mapped and sorted', () => {
+    // λu. [c, b + a, endorse [] c]: its scope is [u, c, b, a] (the order it reads them), the enclosing one [c, a, b].
+    const lam = lamIn('\\u. [c, b + a, endorse [] c]');
+    expect(lam.capNames).toEqual(['c', 'b', 'a']);
+    expect(lam.caps).toEqual([0, 2, 1]);
+    const r = relocate(lam.body, lam.caps)!;
+    expect(vars(lam.body)).toEqual(['c@1', 'b@2', 'a@3', 'c@1']);
+    expect(vars(r)).toEqual(['c@0', 'b@2', 'a@1', 'c@0']);
+    expect(lam.body.uses).toEqual([1, 2, 3]);
+    expect(r.uses).toEqual([0, 1, 2]);
+    expect(r.id).not.toBe(lam.body.id);
+    // the copy keeps every field of the node kinds it copies (kind, names, quickness)
+    expect(r.k).toBe(lam.body.k);
+    expect(r.quick).toBe(lam.body.quick);
+    // a sub-term reading one slot: its uses alone
+    const second = (r as Code<unknown> & { k: 'array' }).elems[1]!;
+    expect(second.uses).toEqual([1, 2]);
+    expect((r as Code<unknown> & { k: 'array' }).elems[2]!.uses).toEqual([0]);
+  });
+
+  it('shares what reads no slot (closed lambdas included), copies nothing else', () => {
+    const lam = lamIn('\\u. [1, \\z. z, a]');
+    const r = relocate(lam.body, lam.caps)! as Code<unknown> & { k: 'array' };
+    const orig = lam.body as Code<unknown> & { k: 'array' };
+    expect(r.elems[0]).toBe(orig.elems[0]);
+    expect(r.elems[1]).toBe(orig.elems[1]);
+    expect(r.elems[2]).not.toBe(orig.elems[2]);
+  });
+
+  it('gives up on a body that reads the lambda\'s own parameter, or holds a lambda that captures', () => {
+    const own = lamIn('\\u. [u, a]');
+    expect(relocate(own.body, own.caps)).toBeUndefined();
+    const capturing = lamIn('\\u. [\\z. a, b]');
+    expect(relocate(capturing.body, capturing.caps)).toBeUndefined();
   });
 });

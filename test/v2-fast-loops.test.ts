@@ -343,6 +343,8 @@ describe('v2 fast path (fused if, curried applications, inline quick code) = the
     expect(c['fixCurried']).toBe(N);
     // each recursive call `f (n − 1) (acc + 1)` is a saturated two-argument call, done from the call to the body
     expect(c['saturated']).toBe(N);
+    // every if's branch (`acc`, the call) runs in the if's own environment: a plain run (no branch, no frontier)
+    expect(c['branchIn']).toBe(N + 1);
     expect(c['lamBody']).toBeGreaterThanOrEqual(N);
     expect(c['binop']).toBe(3 * N + 1);
     // A fast-path run that gives up (here at the flip after the loop: two outcomes) has its shortcuts taken back
@@ -352,7 +354,7 @@ describe('v2 fast path (fused if, curried applications, inline quick code) = the
     expect(bailed.directBails).toBeGreaterThanOrEqual(1);
     // (Loop blocks run in plain runs only: where the loop ran in another kind of run, the shortcuts they stand for
     // are counted all the same.)
-    expect(bailed.fused).toEqual({ ...c, block: bailed.fused.block });
+    expect(bailed.fused).toEqual({ ...c, block: bailed.fused.block, branchIn: bailed.fused.branchIn });
     // The general machine never fuses.
     expect(Object.values(fused(coin, `${COUNT} count ${N} 0`, { direct: false })).every((x) => x === 0)).toBe(true);
     // A fixed function whose body is not a lambda: the fix fused, but with a frame (not the curried shortcut).
@@ -373,6 +375,11 @@ describe('v2 fast path (fused if, curried applications, inline quick code) = the
     expect(fused(coin, nine.replace(' \\a9.', '').replace('then a9', 'then a8').replace(' a9 a2)', ' a2)').replace(' 7 8', ' 7'))['saturated']).toBe(20);
     expect(fused(coin, 'let c = fix (\\f. \\n. \\acc. if n == 0 then acc else f (n - 1) ((\\z. z) acc)) in c 20 0')['saturated']).toBe(0);
     expect(fused(coin, 'let c = fix (\\f. \\n. \\acc. if n == 0 then acc else f (n - 1) [n, acc]) in c 20 []')['saturated']).toBe(20);
+    // A branch reading its own parameter (the desugared if written out) runs in its own environment; one that does
+    // not, in the if's.
+    expect(fused(coin, 'prim "fromBool" true (\\u. [u, 1]) (\\u. 2) {}')).toMatchObject({ if: 1, branchIn: 0 });
+    expect(fused(coin, 'prim "fromBool" false (\\u. [u, 1]) (\\u. 2) {}')).toMatchObject({ if: 1, branchIn: 1 });
+    expect(fused(coin, 'let s = fix (\\f. \\n. if n == 0 then 0 else n + f (n - 1)) in s 20')).toMatchObject({ if: 21, branchIn: 21 });
     // Labelled conditions, both branches, a condition read from a labelled variable: one if each.
     for (const src of ['if ["S"]:true then 1 else 2', 'if ["U"]:false then "a" else ["S"]:"b"', 'let x = ["U"]:0 in if x == 0 then x else 5', 'if 0 then 1 else 2']) {
       expect(fused(coin, src)['if'], src).toBe(1);

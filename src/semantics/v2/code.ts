@@ -202,3 +202,34 @@ function compile<L>(e: Expr<L>, scope: readonly string[], fv: Map<Expr<L>, reado
     elems, target, index, fast: undefined, merged: undefined,
   } as unknown as Code<L>;
 }
+
+/**
+ * `c`, a lambda's body, moved into the lambda's enclosing environment: a copy that reads slot s ≥ 1 (the captured
+ * value `caps[s − 1]` of the enclosing environment) from that slot directly, so that the body can run without an
+ * environment of its own; undefined when it reads slot 0 (the lambda's parameter) or holds a lambda that captures
+ * (its closure would have other code than the rules give it). Subtrees that read no slot are shared, not copied.
+ * Used by the fast path for an `if`'s branches (direct.ts, IF).
+ */
+export function relocate<L>(c: Code<L>, caps: readonly number[]): Code<L> | undefined {
+  if (c.uses.length === 0) return c;
+  if (c.k === 'lam') return undefined;
+  const uses = new Array<number>(c.uses.length);
+  for (let i = 0; i < uses.length; i++) {
+    const s = c.uses[i]!;
+    if (s === 0) return undefined;
+    uses[i] = caps[s - 1]!;
+  }
+  if (uses.length > 1) uses.sort(bySlot);
+  const n = c as Code<L> & { slot: number; fn?: Code<L>; arg?: Code<L>; body?: Code<L>; label?: unknown; elems?: readonly Code<L>[]; target?: Code<L>; index?: Code<L> };
+  const sub = (x: Code<L> | undefined): Code<L> | undefined | null => (x === undefined ? undefined : relocate(x, caps) ?? null);
+  const fn = sub(n.fn), arg = sub(n.arg), body = sub(n.body), target = sub(n.target), index = sub(n.index);
+  const label = c.k === 'dynlabel' || c.k === 'test' || c.k === 'assert' || c.k === 'endorse' ? sub(c.label) : n.label;
+  if (fn === null || arg === null || body === null || target === null || index === null || label === null) return undefined;
+  let elems: Code<L>[] | undefined;
+  if (n.elems !== undefined) {
+    elems = new Array<Code<L>>(n.elems.length);
+    for (let i = 0; i < elems.length; i++) { const x = relocate(n.elems[i]!, caps); if (x === undefined) return undefined; elems[i] = x; }
+  }
+  // (Spread first: the copy keeps the one field order every code node has — see `compile`.)
+  return { ...c, id: nextId++, uses, slot: c.k === 'var' ? caps[c.slot - 1]! : n.slot, fn, arg, body, label, elems, target, index, fast: undefined, merged: undefined } as unknown as Code<L>;
+}

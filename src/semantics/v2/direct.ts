@@ -31,7 +31,7 @@
 import * as Q from '../../distributions/rational.ts';
 import type { Failure } from '../config.ts';
 import type { Conv } from '../odist.ts';
-import type { Code, LamCode } from './code.ts';
+import { relocate, type Code, type LamCode } from './code.ts';
 import type { Cfg, Entry, Machine, Req, Rule, WOut } from './machine.ts';
 import { depthOf, mkValue, type Closure, type V2 } from './values.ts';
 import type { FastBinop } from './prims-fast.ts';
@@ -277,9 +277,16 @@ interface AppShape<L> {
   g: V2<L> | undefined;
   /** IF: the loop block's plan (`loopPlan`) for the last machine, self-call and f that asked, or a `NoPlan`. */
   loop: LoopPlan<L> | NoPlan | undefined;
+  /**
+   * IF: each branch's body moved into the if's own environment (`relocate`: slot s of the branch's environment read
+   * from the if's slot `caps[s − 1]`), null where it cannot be, undefined until asked: a plain run enters it there,
+   * without building the branch's environment (`branchIn`).
+   */
+  thenIn: Code<L> | null | undefined;
+  elseIn: Code<L> | null | undefined;
 }
 
-const PLAIN_SHAPE: AppShape<never> = { kind: PLAIN, prim: undefined, then: undefined, else: undefined, mid: 0, x: undefined, g: undefined, loop: undefined };
+const PLAIN_SHAPE: AppShape<never> = { kind: PLAIN, prim: undefined, then: undefined, else: undefined, mid: 0, x: undefined, g: undefined, loop: undefined, thenIn: undefined, elseIn: undefined };
 
 function appShapeOf<L>(a3: Code<L> & { k: 'app' }): AppShape<L> {
   const a2 = a3.fn, r = a3.arg;
@@ -287,15 +294,21 @@ function appShapeOf<L>(a3: Code<L> & { k: 'app' }): AppShape<L> {
   if (r.k === 'record' && r.elems.length === 0 && a2.k === 'app' && a2.arg.k === 'lam') {
     const a1 = a2.fn;
     if (a1.k === 'app' && a1.arg.k === 'lam' && a1.fn.k === 'prim' && a1.fn.name === 'fromBool' && a1.fn.quick) {
-      out = { kind: IF, prim: a1.fn, then: a1.arg, else: a2.arg, mid: 0, x: undefined, g: undefined, loop: undefined };
+      out = { kind: IF, prim: a1.fn, then: a1.arg, else: a2.arg, mid: 0, x: undefined, g: undefined, loop: undefined, thenIn: undefined, elseIn: undefined };
     }
   } else if (a2.k === 'app' && a2.fn.k === 'var' && a2.arg.k === 'var' && a2.fn.slot === a2.arg.slot && a2.fn.slot > 0 && r.k === 'var' && r.slot === 0) {
-    out = { kind: SELF, prim: undefined, then: undefined, else: undefined, mid: 0, x: undefined, g: undefined, loop: undefined };
+    out = { kind: SELF, prim: undefined, then: undefined, else: undefined, mid: 0, x: undefined, g: undefined, loop: undefined, thenIn: undefined, elseIn: undefined };
   } else if (a2.k === 'var' && a2.slot > 0 && r.k === 'lam' && r.caps.length === 1 && r.caps[0] === 0 && r.body.k === 'app' && appShape(r.body).kind === SELF && r.body.fn.k === 'app' && r.body.fn.fn.k === 'var' && r.body.fn.fn.slot === 1) {
-    out = { kind: UNROLL, prim: undefined, then: r, else: undefined, mid: 0, x: undefined, g: undefined, loop: undefined };
+    out = { kind: UNROLL, prim: undefined, then: r, else: undefined, mid: 0, x: undefined, g: undefined, loop: undefined, thenIn: undefined, elseIn: undefined };
   }
   a3.fast = out;
   return out;
+}
+
+/** IF: branch `side`'s body relocated into the if's environment (`AppShape.thenIn`, `elseIn`), or null. */
+function branchIn<L>(sh: AppShape<L>, side: number): Code<L> | null {
+  if (side === 1) return sh.thenIn !== undefined ? sh.thenIn : (sh.thenIn = relocate(sh.then!.body, sh.then!.caps) ?? null);
+  return sh.elseIn !== undefined ? sh.elseIn : (sh.elseIn = relocate(sh.else!.body, sh.else!.caps) ?? null);
 }
 
 function appShape<L>(a: Code<L> & { k: 'app' }): AppShape<L> {
@@ -483,7 +496,8 @@ interface LoopPlan<L> {
   readonly side: number;
   readonly cond: Code<L>;
   readonly args: readonly Code<L>[];
-  readonly caps: readonly number[];
+  /** Where the arguments read slot s: B's `caps[s − 1]`, or B's slot s itself (undefined: a relocated branch). */
+  readonly caps: readonly number[] | undefined;
   readonly fAt: number;
   readonly fv: V2<L>;
   readonly src: readonly number[];
@@ -558,9 +572,12 @@ function loopPlan<L>(m: Machine<L>, call: Code<L> & { k: 'app' }, callEnv: reado
   if (code.k !== 'app' || !m.fromBoolStandard || appShape(call).kind !== PLAIN) return none;
   const sh = appShape(code);
   if (sh.kind !== IF) return none;
-  const side = sh.else!.body === call ? 2 : sh.then!.body === call ? 1 : 0;
+  // The call in the branch's own environment (caps: slot s read from B's `caps[s − 1]`), or in the branch body
+  // relocated into B's (`branchIn`: no caps, slots are B's).
+  const rel = sh.elseIn === call || sh.thenIn === call;
+  const side = sh.else!.body === call || sh.elseIn === call ? 2 : sh.then!.body === call || sh.thenIn === call ? 1 : 0;
   if (side === 0) return none;
-  const caps = (side === 1 ? sh.then! : sh.else!).caps;
+  const caps = rel ? undefined : (side === 1 ? sh.then! : sh.else!).caps;
   let c: Code<L> = call, k = 0;
   while (c.k === 'app') { k++; c = c.fn; }
   if (c.k !== 'var' || c.slot === 0 || k < 2 || k > SAT_MAX) return none;
@@ -570,7 +587,7 @@ function loopPlan<L>(m: Machine<L>, call: Code<L> & { k: 'app' }, callEnv: reado
   const args: Code<L>[] = [];
   let sa = 0;
   for (let i = 1; i <= k; i++) {
-    const a = argApp(call, k - i).arg, n = blockSteps(m, a, true, ops);
+    const a = argApp(call, k - i).arg, n = blockSteps(m, a, !rel, ops);
     if (n < 0) return none;
     args.push(a);
     sa += n;
@@ -593,7 +610,7 @@ function loopPlan<L>(m: Machine<L>, call: Code<L> & { k: 'app' }, callEnv: reado
   // The f the next iteration calls: the unrolled closure `lx:λv. x x v` that `saturated` just put in B's environment
   // (`unrolledClosure`: x's own λv, capturing this x) — on a loop's first iteration not the f of this call, which the
   // prelude's `fix` built from its other copy of `λx. f (λv. x x v)`; the iterations then carry it over.
-  const fAt = caps[c.slot - 1]!, fNext = env[fAt]!, fnb = fNext.body;
+  const fAt = caps === undefined ? c.slot : caps[c.slot - 1]!, fNext = env[fAt]!, fnb = fNext.body;
   if (fnb.kind !== 'clo' || fnb.code !== appShape(ub).then || fnb.env[0] !== x || fNext.label !== m.lat.bottom) return none;
   return {
     mid: m.serial, call, side, cond, args, caps, fAt, fv: fNext, src,
@@ -635,7 +652,7 @@ function loopBlock<L>(m: Machine<L>, call: Code<L> & { k: 'app' }, callEnv: read
     const next = new Array<V2<L>>(n);
     for (let j = 0; j < n; j++) { const a = src[j]!; next[j] = a === 0 ? e[j]! : vals[a - 1]!; }
     m.steps += p.steps; f -= 3; e = next; done++;
-    fused.if++; fused.binop += p.binops; fused.saturated++; fused.fix++; fused.fixCurried++; fused.lamBody += k - 1; fused.block++;
+    fused.if++; if (p.caps === undefined) fused.branchIn++; fused.binop += p.binops; fused.saturated++; fused.fix++; fused.fixCurried++; fused.lamBody += k - 1; fused.block++;
   }
   return done === 0 ? undefined : { env: e, fuel: f };
 }
@@ -803,6 +820,13 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number, ta
           // The read of the branch closure pc:λ_.e at lb (Machine.readVar on a closure), and its body's environment.
           let l1 = pc;
           if (lb !== bottom) { const j = lat.join(lb, pc); if (!lat.equals(j, pc)) l1 = j; }
+          if (tails === undefined && !(depthFirst && choices.length !== 0)) {
+            // A plain run (neither a frontier run nor depth first past a branch: none looks at code identities
+            // here): the branch body moved into this environment, when it can be (it does not read `_`), is
+            // entered in it — the same reads of the same values, without an environment per branch taken.
+            const rel = branchIn(sh, side);
+            if (rel !== null) { m.fused.branchIn++; pc = l1; code = rel; fuel -= 2; continue; }
+          }
           const caps = sel.caps, n = caps.length;
           const e = new Array<V2<L>>(n + 1);
           e[0] = m.readVar(lb, unit);
