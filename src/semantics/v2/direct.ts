@@ -358,11 +358,19 @@ function unrolledClosure<L>(m: Machine<L>, ub: Code<L> & { k: 'app' }, x1: V2<L>
 
 /**
  * Where `saturated` enters the loop's body B: at h's label, in B's environment, with `fuel` (the call's − 1; − 2 for
- * one argument). One shared record, written by `saturated` and read (then cleared) by its caller at once: a fresh
- * object per call was a tenth of a deep recursion's allocation.
+ * one argument). One shared record, written by `saturated` and read (then cleared, `clearSat`) by its caller at
+ * once: a fresh object per call was a tenth of a deep recursion's allocation.
  */
 interface SatEntry { pc: unknown; code: Code<unknown>; env: readonly V2<unknown>[]; fuel: number }
 const SAT: SatEntry = { pc: undefined, code: undefined as unknown as Code<unknown>, env: NO_ENV, fuel: 0 };
+
+/**
+ * `SAT` emptied once read: a module-level record still holding the last call's code would keep that code, and the
+ * machine its nodes' `merged` slots point to, alive past the evaluation.
+ */
+function clearSat(): void {
+  SAT.code = undefined as unknown as Code<unknown>; SAT.env = NO_ENV; SAT.pc = undefined;
+}
 
 /** `SAT`'s fields written: B's configuration. */
 function satEntry<L>(pc: L, code: Code<L>, env: readonly V2<L>[], fuel: number): SatEntry {
@@ -842,7 +850,7 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number, ta
           if (r !== undefined) {
             if (!('env' in r)) { has = true; val = r; w = cw; break; }
             const call = code, callEnv = env;
-            pc = r.pc as L; code = r.code as Code<L>; env = r.env as readonly V2<L>[]; fuel = r.fuel; r.env = NO_ENV;
+            pc = r.pc as L; code = r.code as Code<L>; env = r.env as readonly V2<L>[]; fuel = r.fuel; clearSat();
             if (pc === bottom && tails === undefined && !(depthFirst && choices.length !== 0)) {
               // The loop's further iterations at ⊥ as blocks (LOOP BLOCK, `loopBlock`).
               const b = loopBlock(m, call, callEnv, code, env, fuel);
@@ -857,7 +865,7 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number, ta
           const r = saturated(m, pc, code, env, fuel, false, true);
           if (r !== undefined) {
             if (!('env' in r)) { has = true; val = r; w = cw; break; }
-            pc = r.pc as L; code = r.code as Code<L>; env = r.env as readonly V2<L>[]; fuel = r.fuel; r.env = NO_ENV;
+            pc = r.pc as L; code = r.code as Code<L>; env = r.env as readonly V2<L>[]; fuel = r.fuel; clearSat();
             continue;
           }
         }
