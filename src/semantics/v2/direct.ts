@@ -114,6 +114,18 @@ function captureFrom<L>(lam: LamCode<L>, arg: V2<L>, caps: readonly V2<L>[]): V2
 }
 
 /**
+ * The body environment of the closure `lam` would make (`captureFrom(lam, arg, caps)`) applied to `x`, built in one
+ * array without the closure's captures as a separate one: `[x, …captureFrom(lam, arg, caps)]`.
+ */
+function enterFrom<L>(lam: LamCode<L>, x: V2<L>, arg: V2<L>, caps: readonly V2<L>[]): V2<L>[] {
+  const cs = lam.caps, n = cs.length;
+  const out = new Array<V2<L>>(n + 1);
+  out[0] = x;
+  for (let i = 0; i < n; i++) { const s = cs[i]!; out[i + 1] = s === 0 ? arg : caps[s - 1]!; }
+  return out;
+}
+
+/**
  * A binop node's fast entry for the machine's primitive table (undefined: the table has its own function),
  * its two boolean results at ⊥ once made (shared: values are immutable), and its last result `v` with the
  * operands `x`, `y` and the pc it was computed from: the same three again give the same value. A depth-first
@@ -455,10 +467,7 @@ function saturated<L>(m: Machine<L>, pc: L, code: Code<L> & { k: 'app' }, env: r
   if (k === 1) {
     // One argument: `λx1. B`'s body B entered at once, in its environment (x1 = a1, then h's captures with f = g),
     // with fuel − 2 (App `f a1`'s body `x x v` at fuel − 1, then its own body premise at fuel − 1 again).
-    const cs1 = l1.caps, e1 = new Array<V2<L>>(cs1.length + 1);
-    e1[0] = a1;
-    for (let j = 0; j < cs1.length; j++) { const u = cs1[j]!; e1[j + 1] = u === 0 ? g : hb.env[u - 1]!; }
-    return satEntry(h1.label, l1.body, e1, fuel - 2);
+    return satEntry(h1.label, l1.body, enterFrom(l1, a1, g, hb.env), fuel - 2);
   }
   if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
   m.fused.lamBody++;
@@ -767,14 +776,14 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number, ta
                 m.fused.fixCurried++;
                 const a = env[0]!;
                 if (fuel - 1 < depthOf(a)) { has = true; val = FUEL; w = cw; break; }
-                const a1 = m.readVar(pc, a), c1caps = captureFrom(fbb, g, fb.env), c1b = fbb.body;
+                const a1 = m.readVar(pc, a), c1b = fbb.body;
                 if (c1b.k === 'lam') {
                   if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
                   m.fused.lamBody++;
-                  has = true; val = mkValue(f1.label, { kind: 'clo', code: c1b, env: captureFrom(c1b, a1, c1caps) }); oc = conv; w = cw;
+                  has = true; val = mkValue(f1.label, { kind: 'clo', code: c1b, env: captureFrom(c1b, a1, captureFrom(fbb, g, fb.env)) }); oc = conv; w = cw;
                   break;
                 }
-                pc = f1.label; code = c1b; env = bodyEnv(a1, c1caps); fuel -= 1;
+                pc = f1.label; code = c1b; env = enterFrom(fbb, a1, g, fb.env); fuel -= 1;
                 continue;
               }
               if (sp === fk.length) growFrames(fk, fpc, fcode, fenv, ffuel, fw, fx, fi);
