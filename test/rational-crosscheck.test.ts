@@ -219,4 +219,28 @@ describe('rational backend agrees with mathjs Fraction', () => {
     expect(Q.eq(deferredZero(), Q.ZERO)).toBe(true);
     expect(Q.show(deferredZero())).toBe('0');
   });
+
+  it('smallOf / ofSmall: integers of magnitude at most 2^53 − 1 and back, the same rational field by field; nothing else', () => {
+    const S = 2n ** 53n;
+    fc.assert(
+      fc.property(fc.oneof(fc.bigInt({ min: -S - 5n, max: -S + 5n }), fc.bigInt({ min: S - 5n, max: S + 5n }), fc.bigInt({ min: -1000n, max: 1000n }), fc.tuple(intArb, denArb)), (x) => {
+        const [n, d] = typeof x === 'bigint' ? [x, 1n] : x;
+        const q = Q.rat(n, d);
+        const f = new Fraction(n, d);
+        const small = Q.smallOf(q);
+        expect(small !== undefined).toBe(f.d === 1n && f.s * f.n < S && f.s * f.n > -S);
+        if (small !== undefined) {
+          expect(BigInt(small)).toBe(f.s * f.n);
+          expect(Q.ofSmall(small)).toEqual(q);
+        }
+      }),
+      { numRuns: 2000, seed: 7 },
+    );
+    // A small integer made by an operation, and a zero from a negative operand (no −0 either way).
+    expect(Q.smallOf(Q.sub(Q.rat(5), Q.rat(7)))).toBe(-2);
+    expect(Object.is(Q.smallOf(Q.mul(Q.rat(-3), Q.ZERO)), 0)).toBe(true);
+    expect(Q.ofSmall(-0)).toEqual(Q.ZERO);
+    expect(Q.ofSmall(2 ** 53 - 1)).toEqual(Q.rat(2n ** 53n - 1n));
+    for (const bad of [0.5, 2 ** 53, -(2 ** 53), Number.NaN, Infinity]) expect(() => Q.ofSmall(bad)).toThrow(RangeError);
+  });
 });

@@ -325,6 +325,19 @@ describe('v2 fast path (fused if, curried applications, inline quick code) = the
     sameAsSpec(coin, `${COUNT} count (["U"]:2) 0`, 100);
   });
 
+  it('a prim pair\'s first element kept as its number while the second runs (a small integer at ⊥) or as its value (anything else)', () => {
+    const S = (first: string, base = '0'): string => `let s = fix (\\f. \\n. if n == 0 then ${base} else ${first} + f (n - 1)) in s 2`;
+    // Kept as its number: n itself, its negation, zero, the largest and smallest such (2^30 − 1, −(2^30 − 1)).
+    for (const first of ['n', '0 - n', 'n - n', '1073741823 - n + n', '0 - 1073741823 + n - n']) sameAsSpec(coin, S(first), 70);
+    // Kept as its value: just past the bound (±2^30), a fraction, a labelled number, a string (stuck binop), a pc above ⊥.
+    for (const first of ['1073741824 - n + n', '0 - 1073741824', 'n / 3', '["U"]:n', '"a"']) sameAsSpec(coin, S(first), 70);
+    sameAsSpec(coin, 'let s = fix (\\f. \\n. if n == 0 then 0 else n + f (n - 1)) in ["S"]:(s 2)', 70);
+    sameAsSpec(coin, 'let s = fix (\\f. \\n. if n == 0 then "" else str(n) + f (n - 1)) in s 2', 70);
+    // Branching under the frames: a depth-first run takes each response with the frames (numbers in them) restored.
+    sameAsSpec(coin, S('n', '(fork @"flip").[1]'), 70, false);
+    sameAsSpec(coin, S('n * 1073741823', '(fork @"flip").[1]'), 70, false);
+  });
+
   // A fusion that stops applying (a recogniser too strict, a guard off by one kind) changes no answer and no rule-application
   // count, so the comparisons above cannot see it: only the fast path's own counters do (`fused`). The bounds come from
   // the programs (how many ifs, calls and binops they evaluate), never from a run of v2.

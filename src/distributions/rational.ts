@@ -260,6 +260,19 @@ export function mod(a: Rational, b: Rational): Rational {
  * take an integer fast path themselves (`isInteger`, `numerator`, then this) without changing `add`/`mul`.
  */
 export function integer(n: bigint): Rational { return Rational.normalised(n, 1n); }
+/**
+ * A small integer's value as a double (an integer of magnitude at most 2^53 − 1, never −0), else undefined: for
+ * callers that compute on such numbers themselves (evaluator v2 keeps them in frames and in loop blocks without an
+ * object each). `ofSmall` gives back a rational equal field by field to `a`.
+ */
+export function smallOf(a: Rational): number | undefined {
+  return a.s;
+}
+/** The rational of an integer-valued double of magnitude at most 2^53 − 1 (−0 is 0). */
+export function ofSmall(x: number): Rational {
+  if (!Number.isSafeInteger(x)) throw new RangeError(`internal error: ${x} is not a small integer`);
+  return fromDouble(x);
+}
 /** Numerator with sign. */
 export function numerator(a: Rational): bigint { return reduced(a).num; }
 /** Positive denominator. */

@@ -79,6 +79,15 @@ function growFrames<L>(fk: number[], fpc: L[], fcode: Code<L>[], fenv: (readonly
   fk.length = m; fpc.length = m; fcode.length = m; fenv.length = m; ffuel.length = m; fw.length = m; fx.length = m; fi.length = m;
 }
 
+/**
+ * A small integer below 2^30 in magnitude as its double (a V8 small integer, which an array holds without an
+ * object), else undefined.
+ */
+function smiOf(q: Q.Rational): number | undefined {
+  const x = Q.smallOf(q);
+  return x !== undefined && x < 2 ** 30 && x > -(2 ** 30) ? x : undefined;
+}
+
 /** Frames from which `growFrames` doubles the arrays instead of pushing one slot onto each. */
 const DOUBLE_FROM = 1024;
 
@@ -697,7 +706,7 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number, ta
   const ffuel: number[] = [];
   const fw: Q.Rational[] = [];
   const fx: unknown[] = [];
-  /** CONS, PRIM_PAIR: how many elements are done. */
+  /** CONS, PRIM_PAIR: how many elements are done; PRIM_PAIR 2: the first, a small integer at ⊥, held in `fx` as its number. */
   const fi: number[] = [];
   let sp = 0;
   const lat = m.lat, bottom = lat.bottom;
@@ -921,7 +930,11 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number, ta
           const x = quickIn(m, pc, e0, env, fuel - 2);
           if (isFailure(x)) { has = true; val = x; w = cw; break; }
           if (sp === fk.length) growFrames(fk, fpc, fcode, fenv, ffuel, fw, fx, fi);
-          fk[sp] = PRIM_PAIR; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = NO_ENV; ffuel[sp] = fuel - 1; fw[sp] = cw; fx[sp] = x; fi[sp] = 1;
+          // A small integer at ⊥ is held as its number (fi 2), not as its value: a deep recursion then keeps no
+          // object alive per level (a V8 small integer in an array is no object), and the collector copies none.
+          const xn = x.label === bottom && x.body.kind === 'num' ? smiOf(x.body.value) : undefined;
+          fk[sp] = PRIM_PAIR; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = NO_ENV; ffuel[sp] = fuel - 1; fw[sp] = cw;
+          if (xn !== undefined) { fx[sp] = xn; fi[sp] = 2; } else { fx[sp] = x; fi[sp] = 1; }
           sp++;
           code = code.arg.elems[1]!; fuel -= 2; cw = Q.ONE;
           continue;
@@ -1142,7 +1155,7 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number, ta
           break;
         }
         sp--;
-        const x = fx[top] as V2<L>;
+        const x = fi[top] === 2 ? mkValue(bottom, Q.ofSmall(fx[top] as number)) : fx[top] as V2<L>;
         fx[top] = undefined;
         val = binopPair(m, fpc[top]!, p, a, x, val);
         continue;
