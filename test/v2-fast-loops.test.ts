@@ -273,26 +273,38 @@ describe('v2 fast path (fused if, curried applications, inline quick code) = the
     const N = 150;
     // Loops long enough for blocks (their fuel bound is ≈ 80 above an iteration's), each way round, with rationals,
     // strings, a stuck division part-way (n = 60: by zero), three arguments and a labelled accumulator (no block).
-    const loops: [string, string, number][] = [
-      ['counter, self-call in the else-branch', `${COUNT} count ${N} 0`, N - 1],
-      ['self-call in the then-branch', `let count = fix (\\f. \\n. \\acc. if n > 0 then f (n - 1) (acc + 1) else acc) in count ${N} 0`, N - 1],
-      ['rationals and a nested binop', `let g = fix (\\f. \\n. \\acc. if n == 0 then acc else f (n - 1) (acc + 1 / 3 * n)) in g ${N} 0`, N - 1],
-      ['strings', `let g = fix (\\f. \\n. \\acc. if n == 0 then acc else f (n - 1) (acc + "ab")) in g ${N} ""`, N - 1],
-      ['stuck part-way (division by zero at n = 60)', `let g = fix (\\f. \\n. \\acc. if n == 0 then acc else f (n - 1) (acc + 1 / (n - 60))) in g ${N} 0`, N - 61],
-      ['three arguments', `let g = fix (\\f. \\n. \\a. \\b. if n == 0 then a + b else f (n - 1) (a + 2) (b - 1)) in g ${N} 0 0`, N - 1],
-      ['a labelled accumulator', `${COUNT} count ${N} ["U"]:0`, 0],
+    // The last column: of those, iterations on small integers (the numeric lane: every value read an integer at ⊥ of
+    // magnitude at most 2^53 − 1; `+ − * %` and comparisons), which stops where a result is not one and leaves the
+    // rest to the values (the first call's arguments are `saturated`'s, so the blocks start from acc + 1 and 3: past
+    // 2^53 − 1 after 99 more additions, 3^34 after 32 more products; modulo by zero at n = 60).
+    const S = 2 ** 53 - 1;
+    const loops: [string, string, number, number][] = [
+      ['past 2^53 − 1 part-way', `${COUNT} count ${N} ${S - 100}`, N - 1, 99],
+      ['products past 2^53 − 1', `let g = fix (\\f. \\n. \\acc. if n == 0 then acc else f (n - 1) (acc * 3)) in g ${N} 1`, N - 1, 32],
+      ['negative products, modulo with negative operands', `let g = fix (\\f. \\n. \\acc. if n <= 0 then acc else f (n - 1) ((0 - acc * 7 + n) % (0 - 13))) in g ${N} 5`, N - 1, N - 1],
+      ['modulo by zero part-way (at n = 60)', `let g = fix (\\f. \\n. \\acc. if n == 0 then acc else f (n - 1) (acc + 1000 % (n - 60))) in g ${N} 0`, N - 61, N - 61],
+      // (the first from n = −2 to −N − 1, N blocks; the second from n = 2 to 5, four, then its condition is stuck)
+      ['a comparison >=, and a condition on a number (true) stuck at n = 5 (modulo by zero)', `let g = fix (\\f. \\n. \\m. if 10 % (n - 5) then f (n + 1) (m + 1) else m) in [(fix (\\f. \\n. \\m. if n >= 0 - ${N} then f (n - 1) m else m)) 0 7, g 0 0]`, N + 4, N + 4],
+      ['counter, self-call in the else-branch', `${COUNT} count ${N} 0`, N - 1, N - 1],
+      ['self-call in the then-branch', `let count = fix (\\f. \\n. \\acc. if n > 0 then f (n - 1) (acc + 1) else acc) in count ${N} 0`, N - 1, N - 1],
+      ['rationals and a nested binop', `let g = fix (\\f. \\n. \\acc. if n == 0 then acc else f (n - 1) (acc + 1 / 3 * n)) in g ${N} 0`, N - 1, 0],
+      ['strings', `let g = fix (\\f. \\n. \\acc. if n == 0 then acc else f (n - 1) (acc + "ab")) in g ${N} ""`, N - 1, 0],
+      ['stuck part-way (division by zero at n = 60)', `let g = fix (\\f. \\n. \\acc. if n == 0 then acc else f (n - 1) (acc + 1 / (n - 60))) in g ${N} 0`, N - 61, 0],
+      ['three arguments', `let g = fix (\\f. \\n. \\a. \\b. if n == 0 then a + b else f (n - 1) (a + 2) (b - 1)) in g ${N} 0 0`, N - 1, N - 1],
+      ['a labelled accumulator', `${COUNT} count ${N} ["U"]:0`, 0, 0],
       // One loop's code run twice with different captured values (k = 1, then 2): a plan per activation.
-      ['two activations of one loop', `let mk = \\k. fix (\\f. \\n. \\acc. if n == 0 then acc else f (n - 1) (acc + k)) in [mk 1 ${N} 0, mk 2 ${N} 0]`, 2 * (N - 1)],
+      ['two activations of one loop', `let mk = \\k. fix (\\f. \\n. \\acc. if n == 0 then acc else f (n - 1) (acc + k)) in [mk 1 ${N} 0, mk 2 ${N} 0]`, 2 * (N - 1), 2 * (N - 1)],
       // The if written out (its branch reading its own parameter u, the unit `{}`, in an array argument: no block), and not.
-      ['the if written out, reading its parameter', `let g = fix (\\f. \\n. \\acc. (prim "fromBool" (n == 0)) (\\u. acc) (\\u. f (n - 1) [acc, u]) {}) in g ${N} 0`, 0],
-      ['the if written out', `let g = fix (\\f. \\n. \\acc. (prim "fromBool" (n == 0)) (\\u. acc) (\\u. f (n - 1) (acc + 2)) {}) in g ${N} 0`, N - 1],
+      ['the if written out, reading its parameter', `let g = fix (\\f. \\n. \\acc. (prim "fromBool" (n == 0)) (\\u. acc) (\\u. f (n - 1) [acc, u]) {}) in g ${N} 0`, 0, 0],
+      ['the if written out', `let g = fix (\\f. \\n. \\acc. (prim "fromBool" (n == 0)) (\\u. acc) (\\u. f (n - 1) (acc + 2)) {}) in g ${N} 0`, N - 1, N - 1],
     ];
-    for (const [name, src, blocks] of loops) {
+    for (const [name, src, blocks, lane] of loops) {
       const general = v2(src, 100_000, { direct: false });
       const fast = v2(src, 100_000);
       expect(rows(fast), name).toEqual(rows(general));
       expect(fast.steps, `${name}: rule applications`).toBe(general.steps);
       expect(fast.fused.block, `${name}: iterations done as blocks`).toBe(blocks);
+      expect(fast.fused.lane, `${name}: of those, on small integers`).toBe(lane);
       // The substitution semantics, once (the general machine is compared with it at every fuel elsewhere).
       expect(rows(fast), `${name}: the spec`).toEqual(rows(evaluate(coin, lat, US.bottom, start, prog(src), 100_000, { engine: 'substitution' }) as ReturnType<typeof v2>));
     }
@@ -367,7 +379,7 @@ describe('v2 fast path (fused if, curried applications, inline quick code) = the
     expect(bailed.directBails).toBeGreaterThanOrEqual(1);
     // (Loop blocks run in plain runs only: where the loop ran in another kind of run, the shortcuts they stand for
     // are counted all the same.)
-    expect(bailed.fused).toEqual({ ...c, block: bailed.fused.block, branchIn: bailed.fused.branchIn });
+    expect(bailed.fused).toEqual({ ...c, block: bailed.fused.block, lane: bailed.fused.lane, branchIn: bailed.fused.branchIn });
     // The general machine never fuses.
     expect(Object.values(fused(coin, `${COUNT} count ${N} 0`, { direct: false })).every((x) => x === 0)).toBe(true);
     // A fixed function whose body is not a lambda: the fix fused, but with a frame (not the curried shortcut).

@@ -534,6 +534,118 @@ interface LoopPlan<L> {
   /** Binops per iteration (each counted in `fused.binop` as `binopPair` counts it). */
   readonly binops: number;
   readonly k: number;
+  /** The iteration on small integers (`numericLane`), or null where the condition or an argument is not arithmetic. */
+  readonly lane: Lane | null;
+}
+
+/** A value of a loop block's numeric lane computed from its state (B's environment as doubles): NaN where it is not a small integer. */
+type NumFn = (st: Float64Array) => number;
+
+/**
+ * A loop block's NUMERIC LANE: the condition and the arguments of an iteration as functions on doubles, for a loop
+ * whose every value read is a small integer at ⊥ (an integer of magnitude at most 2^53 − 1, as rational.ts keeps
+ * it): `+`, `−`, `*` and `%` of such integers and the comparisons, exact on doubles while each result is one again
+ * (rational.ts's own fast paths, the same argument). The iterations then build no value and no environment: B's
+ * environment is made once, when the lane stops.
+ */
+interface Lane {
+  /** The side the condition picks (1: then, 2: else), or 0 where it is not decided on small integers. */
+  readonly cond: NumFn;
+  readonly args: readonly NumFn[];
+  /** Positions of B's environment the lane reads: each must hold a small integer at ⊥ when it starts. */
+  readonly reads: readonly number[];
+  /** Positions an iteration writes (`src` ≥ 1), and from which argument (0-based). */
+  readonly writes: readonly number[];
+  readonly from: readonly number[];
+}
+
+const SAFE = Number.MAX_SAFE_INTEGER;
+/** A double computed from two small integers: itself when it is one again (then exact), else NaN. */
+const smallOr = (r: number): number => (r <= SAFE && r >= -SAFE ? r : NaN);
+
+/** Quick code `c` (where `blockSteps` accepted it) as a function of the lane's state, or undefined (not arithmetic on small integers). */
+function laneValue<L>(c: Code<L>, caps: readonly number[] | undefined, reads: number[]): NumFn | undefined {
+  if (c.k === 'var') {
+    const i = caps === undefined ? c.slot : caps[c.slot - 1]!;
+    if (!reads.includes(i)) reads.push(i);
+    return (st) => st[i]!;
+  }
+  if (c.k === 'scalar') {
+    const e = c.e, x = e.kind === 'num' ? Q.smallOf(e.value) : undefined;
+    return x === undefined ? undefined : () => x;
+  }
+  if (c.k !== 'prim' || c.arg.k !== 'array' || c.arg.elems.length !== 2) return undefined;
+  const a = laneValue(c.arg.elems[0]!, caps, reads), b = laneValue(c.arg.elems[1]!, caps, reads);
+  if (a === undefined || b === undefined) return undefined;
+  switch (c.name) {
+    case 'binop_+': return (st) => smallOr(a(st) + b(st));
+    case 'binop_-': return (st) => smallOr(a(st) - b(st));
+    case 'binop_*': return (st) => smallOr(a(st) * b(st));
+    // Truncating, the sign of the dividend, as `Q.mod`; by zero (−0 too) stuck: left to the rules.
+    case 'binop_%': return (st) => { const y = b(st); return y === 0 ? NaN : a(st) % y; };
+    default: return undefined;
+  }
+}
+
+/** The comparisons the lane decides a condition with (a standard binop's answer on two numbers). */
+const LANE_COMPARE: Readonly<Record<string, (x: number, y: number) => boolean>> = {
+  'binop_==': (x, y) => x === y, 'binop_<': (x, y) => x < y, 'binop_>': (x, y) => x > y, 'binop_<=': (x, y) => x <= y, 'binop_>=': (x, y) => x >= y,
+};
+
+/** The plan's numeric lane, or null. The condition: a comparison of two lane values, or a lane value (a number: true). */
+function numericLane<L>(cond: Code<L>, args: readonly Code<L>[], caps: readonly number[] | undefined, src: readonly number[]): Lane | null {
+  const reads: number[] = [];
+  let c: NumFn | undefined;
+  const t = cond.k === 'prim' && cond.arg.k === 'array' && cond.arg.elems.length === 2 ? LANE_COMPARE[cond.name] : undefined;
+  if (t !== undefined) {
+    const pair = (cond as Code<L> & { k: 'prim' }).arg as Code<L> & { k: 'array' };
+    const a = laneValue(pair.elems[0]!, undefined, reads), b = laneValue(pair.elems[1]!, undefined, reads);
+    if (a !== undefined && b !== undefined) c = (st) => { const x = a(st), y = b(st); return x !== x || y !== y ? 0 : t(x, y) ? 1 : 2; };
+  } else {
+    const v = laneValue(cond, undefined, reads);
+    if (v !== undefined) c = (st) => { const x = v(st); return x === x ? 1 : 0; };
+  }
+  if (c === undefined) return null;
+  const fs: NumFn[] = [];
+  for (const a of args) { const f = laneValue(a, caps, reads); if (f === undefined) return null; fs.push(f); }
+  const writes: number[] = [], from: number[] = [];
+  for (let j = 0; j < src.length; j++) if (src[j]! > 0) { writes.push(j); from.push(src[j]! - 1); }
+  return { cond: c, args: fs, reads, writes, from };
+}
+
+/**
+ * The lane's iterations from B's environment `e` and fuel `f` (the same guards as `loopBlock`'s, per iteration),
+ * or undefined when it does not start (a value read is not a small integer at ⊥) or does no iteration. What it
+ * does is counted as `loopBlock` counts each iteration.
+ */
+function laneBlock<L>(m: Machine<L>, p: LoopPlan<L>, lane: Lane, e: readonly V2<L>[], f: number): { env: readonly V2<L>[]; fuel: number } | undefined {
+  const bottom = m.lat.bottom, n = e.length, reads = lane.reads;
+  const st = new Float64Array(n);
+  for (let r = 0; r < reads.length; r++) {
+    const i = reads[r]!, v = e[i]!, b = v.body;
+    const x = v.label === bottom && b.kind === 'num' ? Q.smallOf(b.value) : undefined;
+    if (x === undefined) return undefined;
+    st[i] = x;
+  }
+  const k = p.k, args = lane.args, writes = lane.writes, from = lane.from, out = new Float64Array(k);
+  const max = m.opts.maxSteps;
+  let done = 0;
+  for (;;) {
+    if (f < p.minFuel || m.steps + p.steps > max) break;
+    if (lane.cond(st) !== p.side) break;
+    let i = 0;
+    for (; i < k; i++) { const x = args[i]!(st); if (x !== x) break; out[i] = x; }
+    if (i < k) break;
+    for (let j = 0; j < writes.length; j++) st[writes[j]!] = out[from[j]!]!;
+    m.steps += p.steps; f -= 3; done++;
+  }
+  if (done === 0) return undefined;
+  const next = e.slice();
+  for (let j = 0; j < writes.length; j++) { const w = writes[j]!; next[w] = mkValue(bottom, Q.ofSmall(st[w]!)); }
+  const fused = m.fused;
+  fused.if += done; if (p.caps === undefined) fused.branchIn += done; fused.binop += p.binops * done; fused.saturated += done;
+  fused.fix += done; fused.fixCurried += done; fused.lamBody += (k - 1) * done; fused.block += done; fused.lane += done;
+  return { env: next, fuel: f };
 }
 
 /** No plan for this machine and self-call (the shape is not one the block runs): asked once, not again. */
@@ -641,6 +753,7 @@ function loopPlan<L>(m: Machine<L>, call: Code<L> & { k: 'app' }, callEnv: reado
   return {
     mid: m.serial, call, side, cond, args, caps, fAt, fv: fNext, src,
     steps: 12 + sc + 2 * k + 9 + sa, minFuel: 64 + 4 * k + depthOf(fNext) + depthOf(h), binops: ops[0]!, k,
+    lane: numericLane(cond, args, caps, src),
   };
 }
 
@@ -665,6 +778,12 @@ function loopBlock<L>(m: Machine<L>, call: Code<L> & { k: 'app' }, callEnv: read
   if ('none' in p) return undefined;
   const max = m.opts.maxSteps, src = p.src, n = src.length, k = p.k, fused = m.fused;
   let e = env, f = fuel, done = 0;
+  // On small integers first (the numeric lane), then, from where it stops, on values.
+  let laned = false;
+  if (p.lane !== null) {
+    const l = laneBlock(m, p, p.lane, e, f);
+    if (l !== undefined) { e = l.env; f = l.fuel; laned = true; }
+  }
   const vals = new Array<V2<L>>(k);
   for (;;) {
     if (f < p.minFuel || m.steps + p.steps > max) break;
@@ -680,7 +799,7 @@ function loopBlock<L>(m: Machine<L>, call: Code<L> & { k: 'app' }, callEnv: read
     m.steps += p.steps; f -= 3; e = next; done++;
     fused.if++; if (p.caps === undefined) fused.branchIn++; fused.binop += p.binops; fused.saturated++; fused.fix++; fused.fixCurried++; fused.lamBody += k - 1; fused.block++;
   }
-  return done === 0 ? undefined : { env: e, fuel: f };
+  return done === 0 && !laned ? undefined : { env: e, fuel: f };
 }
 
 /**
