@@ -32,7 +32,7 @@ import * as Q from '../../distributions/rational.ts';
 import type { Failure } from '../config.ts';
 import type { Conv } from '../odist.ts';
 import { relocate, type Code, type LamCode } from './code.ts';
-import type { Cfg, Entry, Machine, Req, Rule, WOut } from './machine.ts';
+import type { Cfg, Entry, Fused, Machine, Req, Rule, WOut } from './machine.ts';
 import { depthOf, mkValue, type Closure, type V2 } from './values.ts';
 import type { FastBinop } from './prims-fast.ts';
 
@@ -642,10 +642,15 @@ function laneBlock<L>(m: Machine<L>, p: LoopPlan<L>, lane: Lane, e: readonly V2<
   if (done === 0) return undefined;
   const next = e.slice();
   for (let j = 0; j < writes.length; j++) { const w = writes[j]!; next[w] = mkValue(bottom, Q.ofSmall(st[w]!)); }
-  const fused = m.fused;
-  fused.if += done; if (p.caps === undefined) fused.branchIn += done; fused.binop += p.binops * done; fused.saturated += done;
-  fused.fix += done; fused.fixCurried += done; fused.lamBody += (k - 1) * done; fused.block += done; fused.lane += done;
+  countBlocks(m.fused, p, done);
+  m.fused.lane += done;
   return { env: next, fuel: f };
+}
+
+/** The fused shapes `n` iterations of a loop block stand for (`loopPlan`), added to `fused`. */
+function countBlocks<L>(fused: Fused, p: LoopPlan<L>, n: number): void {
+  fused.if += n; if (p.caps === undefined) fused.branchIn += n; fused.binop += p.binops * n; fused.saturated += n;
+  fused.fix += n; fused.fixCurried += n; fused.lamBody += (p.k - 1) * n; fused.block += n;
 }
 
 /** No plan for this machine and self-call (the shape is not one the block runs): asked once, not again. */
@@ -776,7 +781,7 @@ function loopBlock<L>(m: Machine<L>, call: Code<L> & { k: 'app' }, callEnv: read
   // function captured other values).
   if (p === undefined || p.mid !== m.serial || p.call !== call || (!('none' in p) && env[p.fAt] !== p.fv)) { p = loopPlan(m, call, callEnv, code, env); sh.loop = p; }
   if ('none' in p) return undefined;
-  const max = m.opts.maxSteps, src = p.src, n = src.length, k = p.k, fused = m.fused;
+  const max = m.opts.maxSteps, src = p.src, n = src.length, k = p.k;
   let e = env, f = fuel, done = 0;
   // On small integers first (the numeric lane), then, from where it stops, on values.
   let laned = false;
@@ -797,8 +802,8 @@ function loopBlock<L>(m: Machine<L>, call: Code<L> & { k: 'app' }, callEnv: read
     const next = new Array<V2<L>>(n);
     for (let j = 0; j < n; j++) { const a = src[j]!; next[j] = a === 0 ? e[j]! : vals[a - 1]!; }
     m.steps += p.steps; f -= 3; e = next; done++;
-    fused.if++; if (p.caps === undefined) fused.branchIn++; fused.binop += p.binops; fused.saturated++; fused.fix++; fused.fixCurried++; fused.lamBody += k - 1; fused.block++;
   }
+  countBlocks(m.fused, p, done);
   return done === 0 && !laned ? undefined : { env: e, fuel: f };
 }
 
