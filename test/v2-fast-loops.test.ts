@@ -350,6 +350,24 @@ describe('v2 fast path (fused if, curried applications, inline quick code) = the
     sameAsSpec(coin, S('n * 1073741823', '(fork @"flip").[1]'), 70, false);
   });
 
+  it('a binop node\'s last value taken again where its variables, pc and fuel allow (reusedQuick), and only there', () => {
+    const FLIP = '(fork @"flip").[1]';
+    // Paths after a choice point share the values bound before it: the sum of the first flips is the previous path's.
+    sameAsSpec(coin, `let x1 = ${FLIP} in let x2 = ${FLIP} in let x3 = ${FLIP} in x1 + x2 + x3`, 60, false);
+    sameAsSpec(coin, `let x1 = ["U"]:${FLIP} in let x2 = ${FLIP} in let x3 = ${FLIP} in x1 * 2 + x2 + x3 - x3`, 60, false);
+    // The same node, the same values in its slots, at another pc: `x + 1` of g's body under ⊥ and under S.
+    sameAsSpec(coin, 'let x = 1 in let g = \\u. x + 1 in [g {}, ["S"]:(g {}), g {}]', 40);
+    // The same node, the same values in its slots, at less fuel: `k + 1` in every iteration of a loop, down to where
+    // it runs out.
+    sameAsSpec(coin, 'let k = 5 in let c = fix (\\f. \\n. if n == 0 then 0 else let z = k + 1 in f (n - 1)) in c 3', 90);
+    // Taken again (counted in `fused.reused`) where the values are the same: after the last flip of each pair of paths.
+    const fusedOf = (src: string): Readonly<Record<string, number>> =>
+      evaluateV2(coin, lat, US.bottom, start, closeProgram(parse(src, lat), loadPrelude(lat, coin.preludeSource)), 100_000).fused;
+    expect(fusedOf(`let x1 = ${FLIP} in let x2 = ${FLIP} in let x3 = ${FLIP} in (x1 + x2) + x3`)['reused']).toBeGreaterThanOrEqual(1);
+    // … and never where a variable it reads changed: x3 is read by the inner sum, and differs between consecutive paths.
+    expect(fusedOf(`let x1 = ${FLIP} in let x2 = ${FLIP} in let x3 = ${FLIP} in (x3 + x2) + x1`)['reused']).toBe(0);
+  });
+
   // A fusion that stops applying (a recogniser too strict, a guard off by one kind) changes no answer and no rule-application
   // count, so the comparisons above cannot see it: only the fast path's own counters do (`fused`). The bounds come from
   // the programs (how many ifs, calls and binops they evaluate), never from a run of v2.

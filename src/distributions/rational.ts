@@ -217,7 +217,9 @@ export function mul(a: Rational, b: Rational): Rational {
   const g1 = gcd(an < 0n ? -an : an, b.den);
   const g2 = gcd(bn < 0n ? -bn : bn, a.den);
   const lazy = a.lazy > b.lazy ? a.lazy : b.lazy;
-  return Rational.deferred((an / g1) * (bn / g2), (a.den / g2) * (b.den / g1), lazy);
+  // (A model's probability times a weight: mostly coprime, and a BigInt division by 1 still makes a new BigInt.)
+  const n = (g1 === 1n ? an : an / g1) * (g2 === 1n ? bn : bn / g2);
+  return Rational.deferred(n, (g2 === 1n ? a.den : a.den / g2) * (g1 === 1n ? b.den : b.den / g1), lazy);
 }
 /** Division; throws on a zero divisor (callers check first: division by zero is a stuck run, not a crash). */
 export function div(a: Rational, b: Rational): Rational { return Rational.of(a.num * b.den, a.den * b.num); }
@@ -263,10 +265,11 @@ export function integer(n: bigint): Rational { return Rational.normalised(n, 1n)
 /**
  * A small integer's value as a double (an integer of magnitude at most 2^53 − 1, never −0), else undefined: for
  * callers that compute on such numbers themselves (evaluator v2 keeps them in frames and in loop blocks without an
- * object each). `ofSmall` gives back a rational equal field by field to `a`.
+ * object each, and index arrays by them). `ofSmall` gives back a rational equal field by field to `a`.
  */
 export function smallOf(a: Rational): number | undefined {
-  return a.s;
+  // (A deferred sum that is an integer, such as 1/2 + 1/2, is one once reduced.)
+  return a.lazy === 0 ? a.s : reduced(a).s;
 }
 /** The rational of an integer-valued double of magnitude at most 2^53 − 1 (−0 is 0). */
 export function ofSmall(x: number): Rational {

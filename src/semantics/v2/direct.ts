@@ -152,6 +152,42 @@ interface PrimCache<L> {
   y: V2<L> | undefined;
   pc: L | undefined;
   v: V2<L> | undefined;
+  /**
+   * The whole node's last value (`quickIn`), before its operands are evaluated: the environment `env` it was
+   * computed in (environments are never changed once built), at pc `epc` and fuel `efuel`, with `esteps` rule
+   * applications. Quick code reads nothing but its free variables (`Code.uses`), pc and fuel, and succeeds at
+   * any fuel above one it succeeded at with the same derivation; so the same values in those slots, the same pc
+   * and at least that fuel give the same value and the same count (`reusedQuick`).
+   */
+  env: readonly V2<L>[] | undefined;
+  epc: L | undefined;
+  efuel: number;
+  esteps: number;
+  ev: V2<L> | undefined;
+}
+
+/** A prim node's `PrimCache` for machine `m`, made (empty) if it has none for `m` yet. */
+function primCache<L>(m: Machine<L>, p: Code<L> & { k: 'prim' }): PrimCache<L> {
+  let c = p.fast as PrimCache<L> | undefined;
+  if (c === undefined || c.mid !== m.serial) {
+    c = { mid: m.serial, f: m.binops.get(p.name), t: undefined, ff: undefined, x: undefined, y: undefined, pc: undefined, v: undefined, env: undefined, epc: undefined, efuel: 0, esteps: 0, ev: undefined };
+    p.fast = c;
+  }
+  return c;
+}
+
+/**
+ * Whether a binop node's last value (`PrimCache.env`…) is its value again in `env` at `pc` and `fuel`: the same
+ * pc, at least the fuel, and the same value in every slot it reads. A depth-first run meets this at every node
+ * whose variables were all bound before the last choice point: in `x1 + … + xN` after N flips, consecutive paths
+ * differ only in the last flips, so the sum of the first ones is the previous path's.
+ */
+function reusedQuick<L>(c: PrimCache<L>, uses: readonly number[], pc: L, env: readonly V2<L>[], fuel: number): boolean {
+  const e = c.env;
+  if (e === undefined || c.epc !== pc || fuel < c.efuel) return false;
+  if (e === env) return true;
+  for (let i = 0; i < uses.length; i++) { const s = uses[i]!; if (e[s] !== env[s]) return false; }
+  return true;
 }
 
 const EMPTY_RECORD = { kind: 'record', fields: [] } as const;
@@ -191,14 +227,24 @@ function quickIn<L>(m: Machine<L>, pc: L, code: Code<L>, env: readonly V2<L>[], 
     const a = code.arg;
     if (a.k === 'array' && a.elems.length === 2) {
       // Prim, then ArrayCons over the pair (its own step), the elements at fuel − 2; a standard binop on
-      // two scalars on the values themselves (label pc ⊔ deepLabel(pc:[x, y])), else `primPair`.
+      // two scalars on the values themselves (label pc ⊔ deepLabel(pc:[x, y])), else `primPair`. The node's
+      // last value again where its variables are (`reusedQuick`), with the same count of rule applications.
       if (fuel <= 1) return FUEL;
+      const c = primCache(m, code);
+      if (reusedQuick(c, code.uses, pc, env, fuel)) {
+        m.fused.reused++;
+        ticks(m, c.esteps);
+        return c.ev!;
+      }
+      const s0 = m.steps;
       if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
       const x = quickIn(m, pc, a.elems[0]!, env, fuel - 2);
       if (isFailure(x)) return x;
       const y = quickIn(m, pc, a.elems[1]!, env, fuel - 2);
       if (isFailure(y)) return y;
-      return binopPair(m, pc, code, a, x, y);
+      const v = binopPair(m, pc, code, a, x, y);
+      if (!isFailure(v)) { c.env = env; c.epc = pc; c.efuel = fuel; c.esteps = m.steps - s0; c.ev = v; }
+      return v;
     }
     // Prim over any other quick argument (`fromBool c`): the argument at fuel − 1, then `primValue`.
     const o = quickIn(m, pc, a, env, fuel - 1);
@@ -232,11 +278,7 @@ function quickIn<L>(m: Machine<L>, pc: L, code: Code<L>, env: readonly V2<L>[], 
  * anything else by `primPair`.
  */
 function binopPair<L>(m: Machine<L>, pc: L, p: Code<L> & { k: 'prim' }, a: Code<L> & { k: 'array' }, x: V2<L>, y: V2<L>): V2<L> | Failure {
-  let c = p.fast as PrimCache<L> | undefined;
-  if (c === undefined || c.mid !== m.serial) {
-    c = { mid: m.serial, f: m.binops.get(p.name), t: undefined, ff: undefined, x: undefined, y: undefined, pc: undefined, v: undefined };
-    p.fast = c;
-  }
+  const c = primCache(m, p);
   if (c.x === x && c.y === y && c.pc === pc) { m.fused.binop++; return c.v!; }
   const r = c.f === undefined ? undefined : c.f(x.body, y.body);
   if (r !== undefined) {

@@ -166,14 +166,15 @@ const EMPTY_RECORD = { kind: 'record', fields: [] } as const;
  * branch ran in the if's own environment, `relocate`),
  * `lamBody` a function whose body is a lambda applied (its closure built at once), `binop` a standard binop computed
  * on the values themselves, `block` the iterations of those loops done as loop blocks (each also counted in the
- * shortcuts it stands for); and `generators`, the rule applications it handed to their rule's generator (every rule
+ * shortcuts it stands for), `lane` of those, the ones run on small integers (`numericLane`), `reused` a binop node's
+ * last value taken again without its operands (`reusedQuick`: its variables unchanged); and `generators`, the rule applications it handed to their rule's generator (every rule
  * but those it does by hand: App, Prim, RecordCons/ArrayCons, Fork, Send, Recv, FieldAccess, ArrayIndex, and quick code).
  */
-export interface Fused { fix: number; fixCurried: number; saturated: number; if: number; branchIn: number; lamBody: number; binop: number; block: number; lane: number; generators: number }
+export interface Fused { fix: number; fixCurried: number; saturated: number; if: number; branchIn: number; lamBody: number; binop: number; block: number; lane: number; reused: number; generators: number }
 
 function copyFused(from: Readonly<Fused>, to: Fused): void {
   to.fix = from.fix; to.fixCurried = from.fixCurried; to.saturated = from.saturated; to.if = from.if;
-  to.branchIn = from.branchIn; to.lamBody = from.lamBody; to.binop = from.binop; to.block = from.block; to.lane = from.lane; to.generators = from.generators;
+  to.branchIn = from.branchIn; to.lamBody = from.lamBody; to.binop = from.binop; to.block = from.block; to.lane = from.lane; to.reused = from.reused; to.generators = from.generators;
 }
 
 /** Per lattice, the standard `fromBool`'s results `[false, true]` as runtime bodies (`Machine.church`). */
@@ -240,12 +241,12 @@ export class Machine<L> {
    * How often the fast path took each of its fused shortcuts (direct.ts). A skipped fusion gives the same answer
    * and the same rule-application count, so these are the only place a fusion that stopped applying shows.
    */
-  readonly fused: Fused = { fix: 0, fixCurried: 0, saturated: 0, if: 0, branchIn: 0, lamBody: 0, binop: 0, block: 0, lane: 0, generators: 0 };
+  readonly fused: Fused = { fix: 0, fixCurried: 0, saturated: 0, if: 0, branchIn: 0, lamBody: 0, binop: 0, block: 0, lane: 0, reused: 0, generators: 0 };
   /**
    * `fused` as it was when the current fast-path run began (`direct`, `frontier`): a run that gives up has its
    * shortcuts taken back with its rule applications (`giveUp`), since the general machine redoes its work.
    */
-  private readonly fusedAt: Fused = { fix: 0, fixCurried: 0, saturated: 0, if: 0, branchIn: 0, lamBody: 0, binop: 0, block: 0, lane: 0, generators: 0 };
+  private readonly fusedAt: Fused = { fix: 0, fixCurried: 0, saturated: 0, if: 0, branchIn: 0, lamBody: 0, binop: 0, block: 0, lane: 0, reused: 0, generators: 0 };
   /** The xorshift state of `sampled` (fixed seed: evaluations are reproducible, cost included). */
   private sampleState = 0x9e3779b9;
 
@@ -1001,9 +1002,9 @@ export class Machine<L> {
   private indexValue(a: V2<L>, i: V2<L>): V2<L> | Failure {
     if (a.body.kind !== 'array') return stuckF('ArrayIndex', `indexing a non-array ${this.describe(a)}`);
     const n = a.body.elems.length;
-    const k = i.body.kind === 'num' && Q.isInteger(i.body.value) && Q.numerator(i.body.value) >= 0n && Q.numerator(i.body.value) < BigInt(n)
-      ? Number(Q.numerator(i.body.value)) : undefined;
-    if (k === undefined) return stuckF('ArrayIndex', `index ${this.describe(i)} out of bounds for length ${n}`);
+    // An index in bounds is a small integer (every array is shorter than 2^53 − 1): read as its double, no BigInt.
+    const k = i.body.kind === 'num' ? Q.smallOf(i.body.value) : undefined;
+    if (k === undefined || k < 0 || k >= n) return stuckF('ArrayIndex', `index ${this.describe(i)} out of bounds for length ${n}`);
     return this.raise(this.lat.join(a.label, i.label), a.body.elems[k]!);
   }
 
