@@ -142,9 +142,7 @@ function enterFrom<L>(lam: LamCode<L>, x: V2<L>, arg: V2<L>, caps: readonly V2<L
  * after N flips the inner sums of consecutive paths are mostly the same (straight-line flips, N = 14: ≈ 10–20 %
  * less CPU in steady state; docs/evaluator-v2.md, "Cold evaluations").
  */
-interface PrimCache<L> {
-  /** The machine it was made for (`Machine.serial`). */
-  readonly mid: number;
+interface PrimCache<L> extends LastValue<L> {
   readonly f: FastBinop | undefined;
   t: V2<L> | undefined;
   ff: V2<L> | undefined;
@@ -152,13 +150,19 @@ interface PrimCache<L> {
   y: V2<L> | undefined;
   pc: L | undefined;
   v: V2<L> | undefined;
-  /**
-   * The whole node's last value (`quickIn`), before its operands are evaluated: the environment `env` it was
-   * computed in (environments are never changed once built), at pc `epc` and fuel `efuel`, with `esteps` rule
-   * applications. Quick code reads nothing but its free variables (`Code.uses`), pc and fuel, and succeeds at
-   * any fuel above one it succeeded at with the same derivation; so the same values in those slots, the same pc
-   * and at least that fuel give the same value and the same count (`reusedQuick`).
-   */
+}
+
+/**
+ * A quick node's last value (`quickIn`: binop nodes, and the nodes it leaves to `Machine.quickValue` — array and
+ * record literals, field access, indexing, labelled code), kept in its `fast` slot for machine `mid`: the
+ * environment `env` it was computed in (environments are never changed once built), at pc `epc` and fuel `efuel`,
+ * with `esteps` rule applications. Quick code reads nothing but its free variables (`Code.uses`), pc and fuel,
+ * and succeeds at any fuel above one it succeeded at with the same derivation; so the same values in those slots,
+ * the same pc and at least that fuel give the same value and the same count (`reusedQuick`).
+ */
+interface LastValue<L> {
+  /** The machine it was made for (`Machine.serial`). */
+  readonly mid: number;
   env: readonly V2<L>[] | undefined;
   epc: L | undefined;
   efuel: number;
@@ -176,13 +180,24 @@ function primCache<L>(m: Machine<L>, p: Code<L> & { k: 'prim' }): PrimCache<L> {
   return c;
 }
 
+/** Another quick node's `LastValue` for machine `m` (see `quickIn`), made (empty) if it has none for `m` yet. */
+function lastValue<L>(m: Machine<L>, code: Code<L>): LastValue<L> {
+  let c = code.fast as LastValue<L> | undefined;
+  if (c === undefined || c.mid !== m.serial) {
+    c = { mid: m.serial, env: undefined, epc: undefined, efuel: 0, esteps: 0, ev: undefined };
+    code.fast = c;
+  }
+  return c;
+}
+
 /**
- * Whether a binop node's last value (`PrimCache.env`…) is its value again in `env` at `pc` and `fuel`: the same
- * pc, at least the fuel, and the same value in every slot it reads. A depth-first run meets this at every node
- * whose variables were all bound before the last choice point: in `x1 + … + xN` after N flips, consecutive paths
- * differ only in the last flips, so the sum of the first ones is the previous path's.
+ * Whether a quick node's last value (`LastValue`) is its value again in `env` at `pc` and `fuel`: the same pc, at
+ * least the fuel, and the same value in every slot it reads. A depth-first run meets this at every node whose
+ * variables were all bound before the last choice point: in `x1 + … + xN` after N flips, consecutive paths differ
+ * only in the last flips, so the sum of the first ones is the previous path's; and a closed literal (a model's
+ * parsed response `[true, 1]`, evaluated at the conversation's label) is the same value at every recv.
  */
-function reusedQuick<L>(c: PrimCache<L>, uses: readonly number[], pc: L, env: readonly V2<L>[], fuel: number): boolean {
+function reusedQuick<L>(c: LastValue<L>, uses: readonly number[], pc: L, env: readonly V2<L>[], fuel: number): boolean {
   const e = c.env;
   if (e === undefined || c.epc !== pc || fuel < c.efuel) return false;
   if (e === env) return true;
@@ -269,7 +284,19 @@ function quickIn<L>(m: Machine<L>, pc: L, code: Code<L>, env: readonly V2<L>[], 
     for (let i = 0; i < n; i++) captured[i] = env[cs[i]!]!;
     return mkValue(pc, { kind: 'clo', code, env: captured });
   }
-  return m.quickValue(pc, code, env, fuel);
+  // Array and record literals, field access, indexing, labelled code: the node's last value again where its
+  // variables, pc and fuel allow (`reusedQuick`), else `Machine.quickValue`.
+  if (fuel <= 0) return FUEL;
+  const c = lastValue(m, code);
+  if (reusedQuick(c, code.uses, pc, env, fuel)) {
+    m.fused.reused++;
+    ticks(m, c.esteps);
+    return c.ev!;
+  }
+  const s0 = m.steps;
+  const v = m.quickValue(pc, code, env, fuel);
+  if (!isFailure(v)) { c.env = env; c.epc = pc; c.efuel = fuel; c.esteps = m.steps - s0; c.ev = v; }
+  return v;
 }
 
 /**

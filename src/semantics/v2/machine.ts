@@ -195,6 +195,8 @@ export class Machine<L> {
   private memo: Map<string, readonly WOut<L>[]> | undefined;
   private memoOld: Map<string, readonly WOut<L>[]> | undefined;
   private idOfKey: Map<string, number> | undefined;
+  /** The ids of string values (`strId`): per label key, by the string. */
+  private strIdsOf: Map<string, Map<string, number>> | undefined;
   private lamCache: Map<number, LamCode<L>> | undefined;
   /** The same, by object (a primitive returning a shared lambda, e.g. `fromBool`'s, skips `exprId`). */
   private lamByObject: WeakMap<object, LamCode<L>> | undefined;
@@ -396,6 +398,7 @@ export class Machine<L> {
     this.memo = undefined;
     this.memoOld = undefined;
     this.idOfKey = undefined;
+    this.strIdsOf = undefined;
     this.nodeStats = undefined;
     this.seenSub = undefined;
     return finished;
@@ -678,7 +681,7 @@ export class Machine<L> {
     let k: string;
     switch (b.kind) {
       case 'num': k = `${l}n${Q.show(b.value)}`; break;
-      case 'str': k = `${l}q${JSON.stringify(b.value)}`; break;
+      case 'str': return this.strId(v, l, b.value);
       case 'bool': k = `${l}${b.value ? 't' : 'f'}`; break;
       case 'null': k = `${l}N`; break;
       case 'clo': k = `${l}c${b.code.id}(${this.idList(b.env)})`; break;
@@ -699,6 +702,26 @@ export class Machine<L> {
       if (table.size >= 4 * this.opts.memoGeneration) table.clear();
       id = this.nextValueId++;
       table.set(k, id);
+    }
+    v.id = id;
+    return id;
+  }
+
+  /**
+   * A string's id: interned by the string itself in a table per label key (`strIdsOf`), no key string made. A
+   * program with many distinct strings as outcomes keyed each by a new `q"…"` key (its JSON text, made and then
+   * kept in the table): strings N = 16 keys 2^16 of them (docs/evaluator-v2.md, "Measurements", twenty-third round).
+   */
+  private strId(v: V2<L>, l: string, s: string): number {
+    const byLabel = (this.strIdsOf ??= new Map());
+    let table = byLabel.get(l);
+    if (table === undefined) { table = new Map(); byLabel.set(l, table); }
+    let id = table.get(s);
+    if (id === undefined) {
+      // Bounded like `idOfKey`: forgetting only costs merges, and a fresh id is never reused for another string.
+      if (table.size >= 4 * this.opts.memoGeneration) table.clear();
+      id = this.nextValueId++;
+      table.set(s, id);
     }
     v.id = id;
     return id;
