@@ -38,7 +38,9 @@ export class Ev<L> {
   // collect: the garbage collector treats its entries as ephemerons).
   private ids: WeakMap<object, number> | undefined;
   private idOfKey: Map<string, number> | undefined;
-  private msgsOfKey: Map<string, Msgs> | undefined;
+  /** Interned message lists: by the list before, then by its last message (no key string made per append). */
+  private msgsAfter: Map<number, Map<string, Msgs>> | undefined;
+  private msgsCount = 0;
   private memo: Map<string, ODist<L>> | undefined;
   private deepCache: WeakMap<object, L> | undefined;
   private stripCache: WeakMap<object, Expr<never>> | undefined;
@@ -209,12 +211,13 @@ export class Ev<L> {
   /** `c ++ [msg]` with label `label`. */
   append(conv: Conv<L>, msg: string, label: L): Conv<L> {
     const prevId = conv.msgs?.id ?? 0;
-    const k = `${prevId}\u0000${msg}`;
-    const table = (this.msgsOfKey ??= new Map());
-    let m = table.get(k);
+    const after = (this.msgsAfter ??= new Map());
+    let table = after.get(prevId);
+    if (table === undefined) { table = new Map(); after.set(prevId, table); }
+    let m = table.get(msg);
     if (!m) {
-      m = { id: table.size + 1, prev: conv.msgs, last: msg, length: (conv.msgs?.length ?? 0) + 1 };
-      table.set(k, m);
+      m = { id: ++this.msgsCount, prev: conv.msgs, last: msg, length: (conv.msgs?.length ?? 0) + 1 };
+      table.set(msg, m);
     }
     return { label, msgs: m };
   }

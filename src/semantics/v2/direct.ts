@@ -31,8 +31,9 @@
 import * as Q from '../../distributions/rational.ts';
 import type { Failure } from '../config.ts';
 import type { Conv } from '../odist.ts';
-import { relocate, type Code, type LamCode } from './code.ts';
-import type { Cfg, Entry, Fused, Machine, Req, Rule, WOut } from './machine.ts';
+import type { ResponseDist } from '../model.ts';
+import { compileClosed, relocate, type Code, type LamCode } from './code.ts';
+import type { Cfg, Entry, Fused, Machine, Rule, WOut } from './machine.ts';
 import { depthOf, mkValue, type Closure, type V2 } from './values.ts';
 import type { FastBinop } from './prims-fast.ts';
 
@@ -48,14 +49,17 @@ const GEN = 0, APP_FN = 1, APP_ARG = 2, PRIM = 3, CONS = 4, PRIM_PAIR = 5, FIX_A
 
 /**
  * A choice point of a depth-first run (`runDirect` with a `stepLimit`): the frames below a `recv` with several
- * responses (copied: frames are updated in place), the responses not yet taken (as tail premises), and the
- * weight the configuration carried.
+ * responses (copied: frames are updated in place), the recv's responses with the conversation and fuel it had
+ * (response `at` is the next one taken, as Recv's tail premise: `Machine.recvTail` written out), and the weight the
+ * configuration carried.
  */
 interface Choice<L> {
   readonly sp: number;
   /** Frames 0 … sp − 1, eight slots each in the order of the frame arrays (fk, fpc, fcode, fenv, ffuel, fw, fx, fi). */
   readonly frames: unknown[];
-  readonly alts: readonly (Req<L> & { t: 'tail' })[];
+  readonly rs: ResponseDist;
+  readonly conv: Conv<L>;
+  readonly fuel: number;
   at: number;
   readonly base: Q.Rational;
 }
@@ -1178,8 +1182,6 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number, ta
             limit = Math.min(m.steps + m.afterBranch, m.opts.maxSteps / 2);
           } else if (m.steps > limit) return undefined;
           for (let i = 0; i < sp; i++) if (fk[i] === GEN) return undefined;
-          const alts: (Req<L> & { t: 'tail' })[] = [];
-          for (let i = 1; i < rs.length; i++) alts.push(m.recvTail(fuel - 1, conv, rs[i]![0], rs[i]![1]));
           // (A RecordCons/ArrayCons frame's values array is shared with the path that goes on now; each later path
           // gets its own copy when restored, as an array value built from it keeps that very array.)
           const frames = new Array<unknown>(8 * sp);
@@ -1187,10 +1189,13 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number, ta
             frames[j] = fk[i]; frames[j + 1] = fpc[i]; frames[j + 2] = fcode[i]; frames[j + 3] = fenv[i];
             frames[j + 4] = ffuel[i]; frames[j + 5] = fw[i]; frames[j + 6] = fx[i]; frames[j + 7] = fi[i];
           }
-          choices.push({ sp, frames, alts, at: 0, base: cw });
+          choices.push({ sp, frames, rs, conv, fuel, at: 1, base: cw });
         }
-        ({ pc, conv, code, env, fuel } = m.recvTail(fuel - 1, conv, rs[0]![0], rs[0]![1]).cfg);
-        cw = mulW(cw, rs[0]![1]);
+        // Recv's premise for the first response (`Machine.recvTail`, without its request object): parse(r) at pc = lc,
+        // r appended, fuel − 1, weight p.
+        const r0 = rs[0]!;
+        pc = conv.label; conv = m.ev.append(conv, r0[0], pc); code = compileClosed(m.ev.parse(r0[0])); env = NO_ENV; fuel--;
+        cw = mulW(cw, r0[1]);
         continue;
       }
       // Any other rule: its generator, started below.
@@ -1213,8 +1218,8 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number, ta
         if (val !== undefined) outs.push({ out: isFailure(val) ? val : m.ok(oc, val), weight: w });
         const ch = choices[choices.length - 1];
         if (ch === undefined) { if (stepLimit === undefined) m.directAfterBranch++; return outs; }
-        const alt = ch.alts[ch.at++]!;
-        if (ch.at === ch.alts.length) choices.pop();
+        const r = ch.rs[ch.at++]!;
+        if (ch.at === ch.rs.length) choices.pop();
         sp = ch.sp;
         const fs = ch.frames;
         for (let i = 0, j = 0; i < sp; i++, j += 8) {
@@ -1223,8 +1228,9 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number, ta
           ffuel[i] = fs[j + 4] as number; fw[i] = fs[j + 5] as Q.Rational; fi[i] = fs[j + 7] as number;
           fx[i] = kind === CONS ? (fs[j + 6] as V2<L>[]).slice() : fs[j + 6];
         }
-        ({ pc, conv, code, env, fuel } = alt.cfg);
-        cw = mulW(ch.base, alt.w);
+        // Recv's premise for the next response, as for the first one.
+        pc = ch.conv.label; conv = m.ev.append(ch.conv, r[0], pc); code = compileClosed(m.ev.parse(r[0])); env = NO_ENV; fuel = ch.fuel - 1;
+        cw = mulW(ch.base, r[1]);
         break;
       }
       const top = sp - 1;

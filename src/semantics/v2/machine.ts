@@ -1126,8 +1126,8 @@ export class Machine<L> {
     return stuckF('Recv', `pc ${this.lat.show(pc)} does not flow to conversation label ${this.lat.show(conv.label)}`);
   }
 
-  /** Recv's premise for response `r` (probability `p`): parse(r) at pc = lc, with `r` appended, fuel `f` (tail). @internal (direct.ts) */
-  recvTail(f: number, conv: Conv<L>, r: string, p: Q.Rational): Req<L> & { t: 'tail' } {
+  /** Recv's premise for response `r` (probability `p`): parse(r) at pc = lc, with `r` appended, fuel `f` (tail). (direct.ts writes it out.) */
+  private recvTail(f: number, conv: Conv<L>, r: string, p: Q.Rational): Req<L> & { t: 'tail' } {
     return tailReq(f, conv.label, this.ev.append(conv, r, conv.label), compileClosed(this.ev.parse(r)), [], p);
   }
 
