@@ -239,10 +239,11 @@ describe('rational backend agrees with mathjs Fraction', () => {
     // A small integer made by an operation, and a zero from a negative operand (no −0 either way).
     expect(Q.smallOf(Q.sub(Q.rat(5), Q.rat(7)))).toBe(-2);
     expect(Object.is(Q.smallOf(Q.mul(Q.rat(-3), Q.ZERO)), 0)).toBe(true);
-    // A sum whose reduction was deferred (lazy) that is an integer: small once reduced.
-    expect(Q.smallOf(Q.add(Q.rat(1, 2), Q.rat(1, 2)))).toBe(1);
-    expect(Q.smallOf(Q.add(Q.rat(5, 6), Q.rat(7, 6)))).toBe(2);
-    expect(Q.smallOf(Q.add(Q.rat(1, 6), Q.rat(1, 6)))).toBe(undefined);
+    // A sum whose reduction was deferred (lazy) that is an integer: small once reduced (`smallIntegerOf`).
+    expect(Q.smallIntegerOf(Q.add(Q.rat(1, 2), Q.rat(1, 2)))).toBe(1);
+    expect(Q.smallIntegerOf(Q.add(Q.rat(5, 6), Q.rat(7, 6)))).toBe(2);
+    expect(Q.smallIntegerOf(Q.add(Q.rat(1, 6), Q.rat(1, 6)))).toBe(undefined);
+    expect(Q.smallIntegerOf(Q.rat(-7))).toBe(-7);
     expect(Q.ofSmall(-0)).toEqual(Q.ZERO);
     expect(Q.ofSmall(2 ** 53 - 1)).toEqual(Q.rat(2n ** 53n - 1n));
     for (const bad of [0.5, 2 ** 53, -(2 ** 53), Number.NaN, Infinity]) expect(() => Q.ofSmall(bad)).toThrow(RangeError);

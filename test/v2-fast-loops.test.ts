@@ -373,6 +373,10 @@ describe('v2 fast path (fused if, curried applications, inline quick code) = the
     expect(fusedOf(`let x1 = ${FLIP} in let x2 = ${FLIP} in let x3 = ${FLIP} in (x1 + x2) + x3`)['reused']).toBeGreaterThan(responses);
   });
 
+  it('ArrayIndex takes an index that is an integer once reduced (a deferred sum, 1/2 + 1/2), and refuses fractions', () => {
+    for (const src of ['[10, 20, 30].[1/2 + 1/2]', '[10, 20, 30].[5/6 + 7/6]', '[10, 20, 30].[1/6 + 1/6]', 'let i = 1/2 in [10, 20, 30].[i + i]']) sameAsSpec(coin, src, 12);
+  });
+
   it('strings are interned by their text per label (strId): equal strings merge, the same text at two labels does not', () => {
     const FLIP = '(fork @"flip").[1]';
     for (const src of [

@@ -265,10 +265,15 @@ export function integer(n: bigint): Rational { return Rational.normalised(n, 1n)
 /**
  * A small integer's value as a double (an integer of magnitude at most 2^53 − 1, never −0), else undefined: for
  * callers that compute on such numbers themselves (evaluator v2 keeps them in frames and in loop blocks without an
- * object each, and index arrays by them). `ofSmall` gives back a rational equal field by field to `a`.
+ * object each). `ofSmall` gives back a rational equal field by field to `a`.
  */
 export function smallOf(a: Rational): number | undefined {
-  // (A deferred sum that is an integer, such as 1/2 + 1/2, is one once reduced.)
+  // (Kept this small so that it is inlined into the evaluator's hot loops: a deferred sum that is an integer, such as
+  // 1/2 + 1/2, is one only once reduced, which `smallIntegerOf` does first.)
+  return a.s;
+}
+/** `smallOf(a)` after reducing a deferred sum (1/2 + 1/2 is the small integer 1): exact, for callers that need every integer. */
+export function smallIntegerOf(a: Rational): number | undefined {
   return a.lazy === 0 ? a.s : reduced(a).s;
 }
 /** The rational of an integer-valued double of magnitude at most 2^53 − 1 (−0 is 0). */

@@ -1026,7 +1026,7 @@ export class Machine<L> {
     if (a.body.kind !== 'array') return stuckF('ArrayIndex', `indexing a non-array ${this.describe(a)}`);
     const n = a.body.elems.length;
     // An index in bounds is a small integer (every array is shorter than 2^53 − 1): read as its double, no BigInt.
-    const k = i.body.kind === 'num' ? Q.smallOf(i.body.value) : undefined;
+    const k = i.body.kind === 'num' ? Q.smallIntegerOf(i.body.value) : undefined;
     if (k === undefined || k < 0 || k >= n) return stuckF('ArrayIndex', `index ${this.describe(i)} out of bounds for length ${n}`);
     return this.raise(this.lat.join(a.label, i.label), a.body.elems[k]!);
   }
