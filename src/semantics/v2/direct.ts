@@ -194,6 +194,18 @@ function lastValue<L>(m: Machine<L>, code: Code<L>): LastValue<L> {
   return c;
 }
 
+/** A node's last value taken again (`reusedQuick` said it is its value here): counted, its rule applications added at once. */
+function takeLast<L>(m: Machine<L>, c: LastValue<L>): V2<L> {
+  m.fused.reused++;
+  ticks(m, c.esteps);
+  return c.ev!;
+}
+
+/** `v`, computed in `env` at `pc` and `fuel` with `steps` rule applications, kept as the node's last value. */
+function keepLast<L>(c: LastValue<L>, env: readonly V2<L>[], pc: L, fuel: number, steps: number, v: V2<L>): void {
+  c.env = env; c.epc = pc; c.efuel = fuel; c.esteps = steps; c.ev = v;
+}
+
 /**
  * Whether a quick node's last value (`LastValue`) is its value again in `env` at `pc` and `fuel`: the same pc, at
  * least the fuel, and the same value in every slot it reads. A depth-first run meets this at every node whose
@@ -250,11 +262,7 @@ function quickIn<L>(m: Machine<L>, pc: L, code: Code<L>, env: readonly V2<L>[], 
       // last value again where its variables are (`reusedQuick`), with the same count of rule applications.
       if (fuel <= 1) return FUEL;
       const c = primCache(m, code);
-      if (reusedQuick(c, code.uses, pc, env, fuel)) {
-        m.fused.reused++;
-        ticks(m, c.esteps);
-        return c.ev!;
-      }
+      if (reusedQuick(c, code.uses, pc, env, fuel)) return takeLast(m, c);
       const s0 = m.steps;
       if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();
       const x = quickIn(m, pc, a.elems[0]!, env, fuel - 2);
@@ -262,7 +270,7 @@ function quickIn<L>(m: Machine<L>, pc: L, code: Code<L>, env: readonly V2<L>[], 
       const y = quickIn(m, pc, a.elems[1]!, env, fuel - 2);
       if (isFailure(y)) return y;
       const v = binopPair(m, pc, code, a, x, y);
-      if (!isFailure(v)) { c.env = env; c.epc = pc; c.efuel = fuel; c.esteps = m.steps - s0; c.ev = v; }
+      if (!isFailure(v)) keepLast(c, env, pc, fuel, m.steps - s0, v);
       return v;
     }
     // Prim over any other quick argument (`fromBool c`): the argument at fuel − 1, then `primValue`.
@@ -292,14 +300,10 @@ function quickIn<L>(m: Machine<L>, pc: L, code: Code<L>, env: readonly V2<L>[], 
   // variables, pc and fuel allow (`reusedQuick`), else `Machine.quickValue`.
   if (fuel <= 0) return FUEL;
   const c = lastValue(m, code);
-  if (reusedQuick(c, code.uses, pc, env, fuel)) {
-    m.fused.reused++;
-    ticks(m, c.esteps);
-    return c.ev!;
-  }
+  if (reusedQuick(c, code.uses, pc, env, fuel)) return takeLast(m, c);
   const s0 = m.steps;
   const v = m.quickValue(pc, code, env, fuel);
-  if (!isFailure(v)) { c.env = env; c.epc = pc; c.efuel = fuel; c.esteps = m.steps - s0; c.ev = v; }
+  if (!isFailure(v)) keepLast(c, env, pc, fuel, m.steps - s0, v);
   return v;
 }
 

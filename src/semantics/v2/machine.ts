@@ -669,7 +669,7 @@ export class Machine<L> {
 
   /**
    * `valueId`'s slow path, a value not keyed yet: its key from its label and the ids of its parts, interned.
-   * Kept out of `valueId`, with the interning written in (and loops rather than `map`/`join`), so that V8 does not
+   * Kept out of `valueId`, with its interning (`interned`; and loops rather than `map`/`join`), so that V8 does not
    * inline it into the key builders that call it (`cfgKey`, `outKey`; it is over V8's 460-byte inlining limit):
    * inlined, its reads of every kind of value body made `cfgKey` deoptimise and be compiled again each time a
    * new kind of value was first keyed, three compile jobs in a short evaluation (docs/evaluator-v2.md,
@@ -694,16 +694,22 @@ export class Machine<L> {
       case 'array': k = `${l}y${this.idList(b.elems)}`; break;
       default: return absurd(b);
     }
-    // Interned: equal keys, equal ids. Bounded: forgetting an id only costs merges (a fresh id is never reused
-    // for another key).
-    const table = (this.idOfKey ??= new Map());
+    const id = this.interned((this.idOfKey ??= new Map()), k);
+    v.id = id;
+    return id;
+  }
+
+  /**
+   * `k`'s id in `table`, a fresh one if it has none. Interned: equal keys, equal ids. Bounded: forgetting an id only
+   * costs merges (a fresh id is never reused for another key).
+   */
+  private interned<K>(table: Map<K, number>, k: K): number {
     let id = table.get(k);
     if (id === undefined) {
       if (table.size >= 4 * this.opts.memoGeneration) table.clear();
       id = this.nextValueId++;
       table.set(k, id);
     }
-    v.id = id;
     return id;
   }
 
@@ -716,13 +722,7 @@ export class Machine<L> {
     const byLabel = (this.strIdsOf ??= new Map());
     let table = byLabel.get(l);
     if (table === undefined) { table = new Map(); byLabel.set(l, table); }
-    let id = table.get(s);
-    if (id === undefined) {
-      // Bounded like `idOfKey`: forgetting only costs merges, and a fresh id is never reused for another string.
-      if (table.size >= 4 * this.opts.memoGeneration) table.clear();
-      id = this.nextValueId++;
-      table.set(s, id);
-    }
+    const id = this.interned(table, s);
     v.id = id;
     return id;
   }
