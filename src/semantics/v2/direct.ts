@@ -32,7 +32,7 @@ import * as Q from '../../distributions/rational.ts';
 import type { Failure } from '../config.ts';
 import type { Conv } from '../odist.ts';
 import type { ResponseDist } from '../model.ts';
-import { compileClosed, relocate, type Code, type LamCode } from './code.ts';
+import { relocate, type Code, type LamCode } from './code.ts';
 import type { Cfg, Entry, Fused, Machine, Rule, WOut } from './machine.ts';
 import { depthOf, mkValue, type Closure, type V2 } from './values.ts';
 import type { FastBinop } from './prims-fast.ts';
@@ -1198,7 +1198,7 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number, ta
         // Recv's premise for the first response (`Machine.recvTail`, without its request object): parse(r) at pc = lc,
         // r appended, fuel − 1, weight p.
         const r0 = rs[0]!;
-        pc = conv.label; conv = m.ev.append(conv, r0[0], pc); code = compileClosed(m.ev.parse(r0[0])); env = NO_ENV; fuel--;
+        pc = conv.label; conv = m.ev.append(conv, r0[0], pc); code = m.responseCode(r0[0]); env = NO_ENV; fuel--;
         cw = mulW(cw, r0[1]);
         continue;
       }
@@ -1233,7 +1233,7 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number, ta
           fx[i] = kind === CONS ? (fs[j + 6] as V2<L>[]).slice() : fs[j + 6];
         }
         // Recv's premise for the next response, as for the first one.
-        pc = ch.conv.label; conv = m.ev.append(ch.conv, r[0], pc); code = compileClosed(m.ev.parse(r[0])); env = NO_ENV; fuel = ch.fuel - 1;
+        pc = ch.conv.label; conv = m.ev.append(ch.conv, r[0], pc); code = m.responseCode(r[0]); env = NO_ENV; fuel = ch.fuel - 1;
         cw = mulW(ch.base, r[1]);
         break;
       }

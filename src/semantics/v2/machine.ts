@@ -162,13 +162,14 @@ const EMPTY_RECORD = { kind: 'record', fields: [] } as const;
 /**
  * Counts of the fast path's fused shortcuts (direct.ts): `fix` the unrolled fix `x x v` (and `fixCurried` of those,
  * the ones whose fixed function is curried: no frame at all; `saturated` of those, a call `f a1 … ak` of a k-argument
- * loop from its own body, done from the call to the body's entry), `if` the desugared `if` on a standard Church boolean (`branchIn` of those, the ones whose
- * branch ran in the if's own environment, `relocate`),
- * `lamBody` a function whose body is a lambda applied (its closure built at once), `binop` a standard binop computed
- * on the values themselves, `block` the iterations of those loops done as loop blocks (each also counted in the
- * shortcuts it stands for), `lane` of those, the ones run on small integers (`numericLane`), `reused` a binop node's
- * last value taken again without its operands (`reusedQuick`: its variables unchanged); and `generators`, the rule applications it handed to their rule's generator (every rule
- * but those it does by hand: App, Prim, RecordCons/ArrayCons, Fork, Send, Recv, FieldAccess, ArrayIndex, and quick code).
+ * loop from its own body, done from the call to the body's entry), `if` the desugared `if` on a standard Church
+ * boolean (`branchIn` of those, the ones whose branch ran in the if's own environment, `relocate`), `lamBody` a
+ * function whose body is a lambda applied (its closure built at once), `binop` a standard binop computed on the
+ * values themselves, `block` the iterations of those loops done as loop blocks (each also counted in the shortcuts it
+ * stands for), `lane` of those, the ones run on small integers (`numericLane`), `reused` a quick node's last value
+ * taken again without evaluating it (`reusedQuick`: its variables, pc and fuel allow); and `generators`, the rule
+ * applications it handed to their rule's generator (every rule but those it does by hand: App, Prim,
+ * RecordCons/ArrayCons, Fork, Send, Recv, FieldAccess, ArrayIndex, and quick code).
  */
 export interface Fused { fix: number; fixCurried: number; saturated: number; if: number; branchIn: number; lamBody: number; binop: number; block: number; lane: number; reused: number; generators: number }
 
@@ -1128,7 +1129,12 @@ export class Machine<L> {
 
   /** Recv's premise for response `r` (probability `p`): parse(r) at pc = lc, with `r` appended, fuel `f` (tail). (direct.ts writes it out.) */
   private recvTail(f: number, conv: Conv<L>, r: string, p: Q.Rational): Req<L> & { t: 'tail' } {
-    return tailReq(f, conv.label, this.ev.append(conv, r, conv.label), compileClosed(this.ev.parse(r)), [], p);
+    return tailReq(f, conv.label, this.ev.append(conv, r, conv.label), this.responseCode(r), [], p);
+  }
+
+  /** The code of Recv's premise for response `r`: parse(r), compiled once per parsed expression. @internal (direct.ts) */
+  responseCode(r: string): Code<L> {
+    return compileClosed(this.ev.parse(r));
   }
 
   /** Fork:  e ⇓ C′, V  ⟹  C, V (conversation restored). */
