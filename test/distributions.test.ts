@@ -1,4 +1,6 @@
 import { describe, it, expect } from 'vitest';
+import fc from 'fast-check';
+import { Fraction } from 'mathjs';
 import { rat, show as showQ } from '../src/distributions/rational.ts';
 import * as D from '../src/distributions/subdist.ts';
 import type { Key, SubDist } from '../src/distributions/subdist.ts';
@@ -15,6 +17,19 @@ describe('construction', () => {
     expect(txt(d)).toBe('{a ↦ 1/8, b ↦ 1/2}');
     expect(D.support(d)).toEqual(['a', 'b']);
     expect(d.size).toBe(2);
+  });
+  it('SubDistBuilder adds one outcome at a time: per key the exact sum of its weights (mathjs Fraction), zeros dropped, negatives refused', () => {
+    fc.assert(fc.property(fc.array(fc.tuple(fc.constantFrom('a', 'b', 'c', 'd'), fc.nat(5), fc.integer({ min: 1, max: 12 }))), (es) => {
+      const b = new D.SubDistBuilder(K);
+      const want = new Map<string, InstanceType<typeof Fraction>>();
+      for (const [x, n, d] of es) {
+        b.add(x, rat(n, d));
+        if (n > 0) want.set(x, (want.get(x) ?? new Fraction(0)).add(new Fraction(n, d)));
+      }
+      const got = D.entries(b.build()).map(([x, w]) => `${x}:${showQ(w)}`);
+      expect(got).toEqual([...want].sort(([x], [y]) => (x < y ? -1 : 1)).map(([x, f]) => `${x}:${f.d === 1n ? `${f.n}` : `${f.n}/${f.d}`}`));
+    }), { numRuns: 200, seed: 7 });
+    expect(() => new D.SubDistBuilder(K).add('a', rat(-1, 3))).toThrow(/negative weight -1\/3/);
   });
   it('entries are in canonical key order whatever the insertion order', () => {
     const d = sd(['z', 1, 3], ['m', 1, 3], ['a', 1, 3]);

@@ -224,8 +224,8 @@ describe('depth-first fast path: the same answers as the substitution evaluator'
     const ok = (n: number) => ({ kind: 'ok' as const, conv, value: v(n) });
     const stuck = { kind: 'stuck' as const, rule: 'Prim', reason: 'binop_+ on a record' };
     const a = assembleEvaluation(lat, [
-      { outcome: { kind: 'fuel' as const }, weight: Q.rat(1, 8) }, { outcome: ok(1), weight: Q.rat(1, 8) }, { outcome: stuck, weight: Q.rat(1, 16) },
-      { outcome: { kind: 'fuel' as const }, weight: Q.rat(1, 4) }, { outcome: ok(1), weight: Q.rat(1, 4) }, { outcome: { ...stuck }, weight: Q.rat(3, 16) },
+      { out: { kind: 'fuel' as const }, weight: Q.rat(1, 8) }, { out: ok(1), weight: Q.rat(1, 8) }, { out: stuck, weight: Q.rat(1, 16) },
+      { out: { kind: 'fuel' as const }, weight: Q.rat(1, 4) }, { out: ok(1), weight: Q.rat(1, 4) }, { out: { ...stuck }, weight: Q.rat(3, 16) },
     ], (c) => c, (x) => x);
     expect(entries(a.finals).map(([f, w]) => `${render(lat, f.value)} ↦ ${Q.show(w)}`)).toEqual(['[]:1 ↦ 3/8']);
     expect(a.missing.map((m) => `${failureKey(m.failure)} ↦ ${Q.show(m.weight)}`)).toEqual(['fuel ↦ 3/8', 'stuck Prim: binop_+ on a record ↦ 1/4']);
@@ -243,8 +243,8 @@ describe('depth-first fast path: the same answers as the substitution evaluator'
     // one internal object (5 times), and every final is keyed by its own conversation.
     let conversions = 0;
     const a = assembleEvaluation(lat, [
-      { outcome: ok(c0, 1), weight: w }, { outcome: ok(c0, 2), weight: w }, { outcome: ok(c1, 1), weight: w },
-      { outcome: ok(c0, 1), weight: w }, { outcome: ok(c0again, 1), weight: w }, { outcome: ok(cHigh, 1), weight: w },
+      { out: ok(c0, 1), weight: w }, { out: ok(c0, 2), weight: w }, { out: ok(c1, 1), weight: w },
+      { out: ok(c0, 1), weight: w }, { out: ok(c0again, 1), weight: w }, { out: ok(cHigh, 1), weight: w },
     ], (c) => { conversions++; return { label: c.label, messages: c.messages }; }, (x) => x);
     expect(conversions).toBe(5);
     expect(entries(a.finals).map(([f, wt]) => `${lat.show(f.conv.label)} ${f.conv.messages.join(',')} ${render(lat, f.value)} ↦ ${Q.show(wt)}`).sort()).toEqual([

@@ -103,12 +103,30 @@ export function dirac<T>(x: NoInfer<T>, key: Key<T>): SubDist<T> {
  * negative weight is a caller bug and throws.
  */
 export function fromEntries<T>(es: Iterable<readonly [NoInfer<T>, Rational]>, key: Key<T>): SubDist<T> {
-  const acc = new Map<string, Weighted<T>>();
-  for (const [x, w] of es) {
+  const b = new SubDistBuilder(key);
+  for (const [x, w] of es) b.add(x, w);
+  return b.build();
+}
+
+/**
+ * `fromEntries` one outcome at a time, without a list of pairs first: `add` merges equal outcomes (by key) and
+ * drops zero weights, `build` gives the sub-distribution. An evaluation's outcomes go straight into its table this
+ * way (`assembleEvaluation`), so 2^16 of them do not each keep a pair alive until the table is built.
+ */
+export class SubDistBuilder<T> {
+  readonly #acc = new Map<string, Weighted<T>>();
+  constructor(readonly key: Key<T>) {}
+
+  /** Add weight `w` (non-negative: a negative one is a caller bug and throws) to outcome `x`. */
+  add(x: T, w: Rational): void {
     if (lt(w, ZERO)) throw new Error(`internal error: negative weight ${showRat(w)}`);
-    if (!isZero(w)) accumulate(acc, key(x), x, w);
+    if (!isZero(w)) accumulate(this.#acc, this.key(x), x, w);
   }
-  return new SubDist(key, acc);
+
+  /** The sub-distribution of everything added (the builder is not to be used afterwards). */
+  build(): SubDist<T> {
+    return new SubDist(this.key, this.#acc);
+  }
 }
 
 /** `(outcome, weight)` pairs in canonical key order. */

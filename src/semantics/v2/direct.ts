@@ -337,7 +337,7 @@ function binopPair<L>(m: Machine<L>, pc: L, p: Code<L> & { k: 'prim' }, a: Code<
  * configuration there need not have the same future.)
  */
 function repeats<L>(m: Machine<L>, seen: Set<string>, pc: L, conv: Conv<L>, code: Code<L>, env: readonly V2<L>[], fuel: number): boolean {
-  if (!m.sampled() || !m.recurs(seen, m.cfgKey({ pc, conv, code, env, fuel }))) return false;
+  if (!m.sampled() || !m.recurs(seen, m.cfgKeyOf(pc, conv, code, env, fuel))) return false;
   code.merged = m;
   return true;
 }

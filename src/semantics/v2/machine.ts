@@ -739,10 +739,14 @@ export class Machine<L> {
     return `${this.ev.labelKey(c.label)}/${c.msgs?.id ?? 0}`;
   }
 
-  /** @internal (direct.ts) */
-  cfgKey(c: Cfg<L>): string {
-    let k = `${this.ev.labelKey(c.pc)}|${this.convKey(c.conv)}|${c.code.id}|${c.fuel}|`;
-    for (const s of c.code.uses) k += `${this.valueId(c.env[s]!)},`;
+  private cfgKey(c: Cfg<L>): string {
+    return this.cfgKeyOf(c.pc, c.conv, c.code, c.env, c.fuel);
+  }
+
+  /** `cfgKey` of a configuration given by its parts (the fast path's sampled tails: no object made for it). @internal (direct.ts) */
+  cfgKeyOf(pc: L, conv: Conv<L>, code: Code<L>, env: readonly V2<L>[], fuel: number): string {
+    let k = `${this.ev.labelKey(pc)}|${this.convKey(conv)}|${code.id}|${fuel}|`;
+    for (const s of code.uses) k += `${this.valueId(env[s]!)},`;
     return k;
   }
 
