@@ -739,6 +739,7 @@ export class Machine<L> {
     return `${this.ev.labelKey(c.label)}/${c.msgs?.id ?? 0}`;
   }
 
+  /** A configuration's key (memo, rounds, sampled re-checks): pc, conversation, code node, fuel and the values in the slots its code reads (`Code.uses`). */
   private cfgKey(c: Cfg<L>): string {
     return this.cfgKeyOf(c.pc, c.conv, c.code, c.env, c.fuel);
   }
