@@ -100,6 +100,16 @@ function isFailure<L>(x: V2<L> | Failure): x is Failure {
   return (x as { readonly kind?: unknown }).kind !== undefined;
 }
 
+/** A finished path's result as an outcome with its weight: the value in conversation `conv`, or the failure. */
+function outcome<L>(m: Machine<L>, conv: Conv<L>, val: V2<L> | Failure, w: Q.Rational): WOut<L> {
+  return { out: isFailure(val) ? val : m.ok(conv, val), weight: w };
+}
+
+/** The same as a premise's result list (none when the path gave nothing). */
+function outcomes<L>(m: Machine<L>, conv: Conv<L>, val: V2<L> | Failure | undefined, w: Q.Rational): readonly WOut<L>[] {
+  return val === undefined ? [] : [outcome(m, conv, val, w)];
+}
+
 /** A closure body's environment: the argument in slot 0, then the captured values. */
 function bodyEnv<L>(arg: V2<L>, caps: readonly V2<L>[]): V2<L>[] {
   const n = caps.length;
@@ -1215,11 +1225,11 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number, ta
     // RETURN: hand the result to the frames until one starts a premise (back to ENTER) or none is left.
     for (;;) {
       if (sp === 0) {
-        if (!depthFirst) return val === undefined ? [] : [{ out: isFailure(val) ? val : m.ok(oc, val), weight: w }];
+        if (!depthFirst) return outcomes(m, oc, val, w);
         // A depth-first run: this path is done; take the next request of the latest choice point.
         // (Every path ends here: an outcome, nothing, or a tail just handed on.)
         if (++paths > maxPaths) return undefined;
-        if (val !== undefined) outs.push({ out: isFailure(val) ? val : m.ok(oc, val), weight: w });
+        if (val !== undefined) outs.push(outcome(m, oc, val, w));
         const ch = choices[choices.length - 1];
         if (ch === undefined) { if (stepLimit === undefined) m.directAfterBranch++; return outs; }
         const r = ch.rs[ch.at++]!;
@@ -1241,7 +1251,7 @@ export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number, ta
       let k = fk[top]!;
       if (k === GEN) {
         const gen = fx[top] as Rule<L>;
-        const r = gen.next(has ? (val === undefined ? [] : [{ out: isFailure(val) ? val : m.ok(oc, val), weight: w }]) : undefined);
+        const r = gen.next(has ? outcomes(m, oc, val, w) : undefined);
         if (r.done) { sp--; fx[top] = undefined; has = true; val = undefined; continue; }
         const q = r.value;
         if (q.t === 'sub') { ({ pc, conv, code, env, fuel } = q.cfg); cw = Q.ONE; break; }
