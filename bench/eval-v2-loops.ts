@@ -10,27 +10,28 @@
  * run's. Answers are compared exactly with the independent ones of `eval-v2-shapes.ts` (`N`, `N(N+1)/2`).
  * Writes the section `bench:eval-v2-loops` of docs/benchmarks.md.
  *
- * Flags: --cap SECONDS (per measurement, default 60), --repeats R (default 3, every size), --no-doc.
+ * Flags: --cap SECONDS (per measurement, default 60), --repeats R (default 3, every size), --no-doc, --source (the
+ * sources through tsx instead of the compiled package: bench/lib/measured.ts).
  */
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { renderTable } from '../src/util/table.ts';
 import { SHAPES } from './eval-v2-shapes.ts';
 import { runInProcess, runWebppl, type Capped, type WebpplResult } from './lib/isolate.ts';
 import { machineInfo, machineMarkdown, mdTable, updateDoc } from './lib/doc.ts';
+import { EVAL_ONE, evalTask, loaderArgs, loadingLine, prepareLoading } from './lib/measured.ts';
 import { fittedDegree, showMs, showRatio } from './lib/stats.ts';
 
-const { values: flags } = parseArgs({ options: { cap: { type: 'string' }, repeats: { type: 'string' }, 'no-doc': { type: 'boolean', default: false } } });
+const { values: flags } = parseArgs({ options: { cap: { type: 'string' }, repeats: { type: 'string' }, 'no-doc': { type: 'boolean', default: false }, source: { type: 'boolean', default: false } } });
+const LOADING = prepareLoading(flags.source, 'bench:eval-v2-loops');
 const CAP_MS = 1000 * Number(flags.cap ?? 60);
 const REPEATS = Number(flags.repeats ?? 3);
-const ONE = fileURLToPath(new URL('./eval-v2-one.ts', import.meta.url));
 interface Ours {
   readonly ok: boolean; readonly error?: string; readonly ms: number; readonly cpuMs: number; readonly steps: number;
   readonly maxRssMB: number; readonly mass: string; readonly dist: readonly (readonly [string, string])[];
 }
 
 function ours(shape: string, n: number, engine: 'v2' | 'v2-general', repeats: number): Promise<Capped<Ours>> {
-  return runInProcess<Ours>(ONE, { shape, n, engine, repeats }, CAP_MS, CAP_MS * repeats + 5000);
+  return runInProcess<Ours>(EVAL_ONE, evalTask(shape, n, engine, { repeats }, LOADING), CAP_MS, CAP_MS * repeats + 5000, loaderArgs(LOADING));
 }
 
 const done = (c: Capped<Ours> | undefined): Ours | undefined => (c?.kind === 'done' && c.result.ok ? c.result : undefined);
@@ -86,7 +87,8 @@ for (const p of PLANS) {
 if (!flags['no-doc']) {
   updateDoc('bench:eval-v2-loops', [
     machineMarkdown(info, 'npm run bench:eval-v2-loops', [
-      `LLMbda cells: median of ${REPEATS} evaluations in one fresh process on the default main-thread stack; CPU of the process during the evaluations, wall, and that process's peak RSS (includes Node and tsx, ≈ 85 MB).`,
+      `LLMbda cells: median of ${REPEATS} evaluations in one fresh process on the default main-thread stack; CPU of the process during the evaluations, wall, and that process's peak RSS (includes Node${LOADING === 'compiled' ? '' : ' and tsx'}).`,
+      `${loadingLine(LOADING)}.`,
       `WebPPL cells: fastest of the same number of runs in one process (bench/webppl-runner.cjs), wall time of inference only. Cap ${CAP_MS / 1000} s per measurement.`,
       '"v2 cpu / WebPPL" is v2\'s CPU time over WebPPL\'s inference wall time (< 1: v2 faster); on a loaded machine WebPPL\'s wall time includes waiting, so this flatters WebPPL\'s side least when the load is low.',
       '"WebPPL cpu (median)": the same runs\' CPU time of WebPPL\'s process during inference (median, compiled once, its answer checked against the independent one); "v2 cpu / WebPPL cpu" compares CPU with CPU, which a loaded machine distorts least: the issue\'s "≤ 3× WebPPL" is judged by this column.',

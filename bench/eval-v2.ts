@@ -7,7 +7,8 @@
  * docs/benchmarks.md.
  *
  * Both sides are measured the same way, so neither is flattered:
- * - every measurement (ours: `eval-v2-one.ts`; WebPPL: `webppl-runner.cjs`) runs in its own fresh process,
+ * - every measurement (ours: `eval-v2-one.mjs`, the compiled package under plain `node`; WebPPL:
+ *   `webppl-runner.cjs`, WebPPL under plain `node`) runs in its own fresh process,
  *   loads and compiles the program untimed, then evaluates it up to `--repeats` times while an evaluation
  *   takes under 1 s of CPU; the cell is the median CPU time of the measuring process (user + system: on a
  *   shared 2-core machine wall time is mostly waiting), and that process's peak RSS. An empty run of each
@@ -21,9 +22,9 @@
  *
  * Flags: --cap SECONDS (per measurement, default 60), --webppl-cap SECONDS (WebPPL `enumerate`, default
  * 120), --repeats R (default 3), --pairs P (default 3), --warmup W (default 20), --warm-runs R (default 15),
- * --shapes a,b (default all), --no-small, --no-doc.
+ * --shapes a,b (default all), --no-small, --no-doc, --source (measure the sources through tsx instead of the
+ * compiled package: bench/lib/measured.ts).
  */
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import * as Q from '../src/distributions/rational.ts';
 import { renderTable } from '../src/util/table.ts';
@@ -31,6 +32,7 @@ import { SHAPES, type Shape } from './eval-v2-shapes.ts';
 import { runInProcess, runWebppl, type Capped, type WebpplResult } from './lib/isolate.ts';
 import { ratToNumber } from './lib/compare.ts';
 import { machineInfo, machineMarkdown, mdTable, updateDoc } from './lib/doc.ts';
+import { EVAL_ONE, evalTask, loaderArgs, loadingLine, prepareLoading } from './lib/measured.ts';
 import { fittedDegree, median, showMs, showRatio } from './lib/stats.ts';
 
 const { values: flags } = parseArgs({
@@ -38,8 +40,10 @@ const { values: flags } = parseArgs({
     cap: { type: 'string' }, 'webppl-cap': { type: 'string' }, repeats: { type: 'string' }, pairs: { type: 'string' },
     warmup: { type: 'string' }, 'warm-runs': { type: 'string' }, shapes: { type: 'string' },
     'no-small': { type: 'boolean', default: false }, 'no-doc': { type: 'boolean', default: false },
+    source: { type: 'boolean', default: false },
   },
 });
+const LOADING = prepareLoading(flags.source, 'bench:eval-v2');
 const CAP_MS = 1000 * Number(flags.cap ?? 60);
 const WEBPPL_CAP_MS = 1000 * Number(flags['webppl-cap'] ?? 120);
 const REPEATS = Number(flags.repeats ?? 3);
@@ -48,7 +52,6 @@ const WARMUP = Number(flags.warmup ?? 20);
 const WARM_RUNS = Number(flags['warm-runs'] ?? 15);
 /** An evaluation taking this much CPU or more is not repeated (both sides). */
 const REPEAT_BELOW_MS = 1000;
-const ONE = fileURLToPath(new URL('./eval-v2-one.ts', import.meta.url));
 
 interface Ours {
   readonly ok: boolean; readonly error?: string; readonly ms: number; readonly cpuMs: number; readonly steps: number;
@@ -64,8 +67,8 @@ const STEADY: Protocol = { repeats: WARM_RUNS, warmup: WARMUP, repeatBelowMs: In
 /** One LLMbda measurement in a fresh process, killed at the cap. */
 function ours(shape: string, n: number, engine: 'v2' | 'substitution', p: Protocol = MAIN): Promise<Capped<Ours>> {
   const { repeats, warmup, repeatBelowMs } = p;
-  return runInProcess<Ours>(ONE, { shape, n, engine, repeats, warmup, ...(Number.isFinite(repeatBelowMs) ? { repeatBelowMs } : {}) },
-    CAP_MS, CAP_MS * (repeats + warmup) + 5000);
+  return runInProcess<Ours>(EVAL_ONE, evalTask(shape, n, engine, { repeats, warmup, repeatBelowMs }, LOADING),
+    CAP_MS, CAP_MS * (repeats + warmup) + 5000, loaderArgs(LOADING));
 }
 
 /** One WebPPL measurement in a fresh process, by the same protocol. */
@@ -141,7 +144,7 @@ say(`load ${info.load.toFixed(2)}`);
 // Baselines: an empty run of each side, in the same run.
 const baseOurs = okOurs(await ours('empty', 0, 'v2'));
 const baseW = okW(await theirs(SHAPES.empty!.webppl(0), CAP_MS));
-const baseline = `Empty run (the program \`0\`), same run: LLMbda process peak RSS ${baseOurs?.maxRssMB ?? '?'} MB (Node, tsx, the sources, the prelude), `
+const baseline = `Empty run (the program \`0\`), same run: LLMbda process peak RSS ${baseOurs?.maxRssMB ?? '?'} MB (Node, ${LOADING === 'compiled' ? 'the compiled package' : 'tsx, the sources'}, the prelude), `
   + `first evaluation ${baseOurs ? showMs(baseOurs.coldCpuMs) : '?'} CPU; WebPPL process ${baseW?.maxRssMB ?? '?'} MB (Node, WebPPL and its compiler, the compiled program), `
   + `first run ${baseW ? showMs(baseW.coldCpuMs) : '?'} CPU. Peaks in the tables are raw (baseline included); "above empty" subtracts each side's own baseline.`;
 say(baseline);
@@ -221,6 +224,7 @@ if (!flags['no-doc']) {
   updateDoc('bench:eval-v2', [
     machineMarkdown(info, `npm run bench:eval-v2${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`, [
       `Both sides measured alike: one fresh process per measurement, the program loaded/compiled untimed, then up to ${REPEATS} evaluations (fewer when one takes ≥ ${REPEAT_BELOW_MS / 1000} s CPU: "×k" gives the count when it is not ${REPEATS}); each cell is the median CPU time of the measuring process (user + system), wall in parentheses, and the process's peak RSS.`,
+      `${loadingLine(LOADING)}; WebPPL's runner likewise runs WebPPL under plain \`node\`.`,
       baseline,
       `Caps: ${CAP_MS / 1000} s per measurement; WebPPL's plain \`enumerate\` ${WEBPPL_CAP_MS / 1000} s, and after it hits the cap larger sizes are not run ("> cap (not run)", ratio a lower bound).`,
       'Ratios are times-faster of v2 (> 1: v2 faster), CPU against CPU, measured in the same run. "RSS v2 / WebPPL" compares raw peaks (target: ≤ 2).',

@@ -132,10 +132,9 @@ async function main(): Promise<void> {
   const loads = [loadavg()[0] ?? NaN];
   log('building this checkout (npm run build) …');
   execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' });
-  const tree = worktree(flags.base);
+  log('building a worktree …');
+  const tree = worktree(flags.base, 'compiled');
   try {
-    log(`building ${tree.rev} in a worktree …`);
-    execFileSync('npm', ['run', 'build'], { cwd: tree.dir, stdio: 'ignore' });
     const builds = [
       { name: tree.rev, dist: join(tree.dir, 'dist'), nodeFlags: [] as string[] },
       { name: 'now', dist: join(ROOT, 'dist'), nodeFlags: [] as string[] },

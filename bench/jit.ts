@@ -9,11 +9,11 @@
  * - `no-opt`: `--no-opt`: no TurboFan at all (Ignition and Sparkplug only): no compile cost, and no
  *   optimised code either.
  *
- * 1. Evaluations (`bench/eval-v2-one.ts`, the bench:eval-v2 protocol: a fresh process, the program loaded
+ * 1. Evaluations (`bench/eval-v2-one.mjs`, the bench:eval-v2 protocol: a fresh process, the program loaded
  *    untimed, up to 3 evaluations, one when it takes ≥ 1 s CPU, the cell the median CPU of the process):
  *    the first sizes past one second of WebPPL's plain enumeration ((a) N = 20, (b) N = 11), (a) N = 32 (a
  *    small size against `dp.cache`), and the counter at N = 10⁶ (a long run, where optimised code pays).
- * 2. TIPNI on powerset-us (`bench/suites-run.ts`, the bench:suites protocol: seeds 1–3, 1,000 cases each,
+ * 2. TIPNI on powerset-us (`bench/suites-run.mjs`, the bench:suites protocol: seeds 1–3, 1,000 cases each,
  *    first pass and warm pass) at commit `--base` (default fa18371, a temporary worktree) and in this
  *    checkout, each under each flag set.
  *
@@ -22,14 +22,15 @@
  * compiler's background threads: that is the cost these flags change. The flags are a diagnosis, not a
  * setting: nothing in the package sets them (docs/benchmarks.md, "Where the cold time goes").
  *
- * Flags: --repeats R (default 3), --base COMMIT, --no-eval, --no-suites, --no-doc.
+ * Flags: --repeats R (default 3), --base COMMIT, --no-eval, --no-suites, --no-doc, --source (the sources through tsx
+ * instead of the compiled package, for the evaluations: bench/lib/measured.ts).
  */
 import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { measureSuite, rate, worktree } from './lib/checkouts.ts';
 import { machineInfo, machineMarkdown, mdTable, ROOT, updateDoc } from './lib/doc.ts';
+import { EVAL_ONE, evalTask, loaderArgs, prepareLoading } from './lib/measured.ts';
 import { median, showMs } from './lib/stats.ts';
 
 const { values: flags } = parseArgs({
@@ -39,11 +40,13 @@ const { values: flags } = parseArgs({
     'no-eval': { type: 'boolean', default: false },
     'no-suites': { type: 'boolean', default: false },
     'no-doc': { type: 'boolean', default: false },
+    source: { type: 'boolean', default: false },
   },
 });
+const LOADING = prepareLoading(flags.source, 'bench:jit');
 const REPEATS = Number(flags.repeats);
 if (!Number.isInteger(REPEATS) || REPEATS < 1) {
-  process.stderr.write('usage: npm run bench:jit -- [--repeats R] [--base COMMIT] [--no-eval] [--no-suites] [--no-doc]\n');
+  process.stderr.write('usage: npm run bench:jit -- [--repeats R] [--base COMMIT] [--no-eval] [--no-suites] [--no-doc] [--source]\n');
   process.exit(2);
 }
 const log = (s: string): void => { process.stderr.write(`${s}\n`); };
@@ -68,8 +71,8 @@ interface EvalRun { readonly ok: boolean; readonly cpuMs: number; readonly coldC
 
 /** One bench:eval-v2 measurement of v2 in a fresh process under `nodeFlags`. */
 function measureEval(shape: string, n: number, nodeFlags: readonly string[]): EvalRun {
-  const task = JSON.stringify({ shape, n, engine: 'v2', repeats: 3, repeatBelowMs: 1000 });
-  const r = spawnSync(process.execPath, [...nodeFlags, '--import', 'tsx', join(ROOT, 'bench/eval-v2-one.ts'), task], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 });
+  const task = JSON.stringify(evalTask(shape, n, 'v2', { repeats: 3, repeatBelowMs: 1000 }, LOADING));
+  const r = spawnSync(process.execPath, [...nodeFlags, ...loaderArgs(LOADING), EVAL_ONE, task], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 });
   const line = r.stdout.trim().split('\n').at(-1) ?? '';
   if (!line.startsWith('{')) throw new Error(`measuring ${shape} N = ${n} under [${nodeFlags.join(' ')}] failed (${r.status}): ${r.stderr.slice(-500)}`);
   const out = JSON.parse(line) as EvalRun;
@@ -107,14 +110,14 @@ async function main(): Promise<void> {
   }
 
   if (!flags['no-suites']) {
-    const tree = worktree(flags.base);
+    const tree = worktree(flags.base, LOADING);
     try {
       const sides = [{ name: tree.rev, dir: tree.dir }, { name: 'now', dir: ROOT }];
       const cells = sides.map(() => FLAG_SETS.map(() => [] as { cold: number; warm: number }[]));
       for (let i = 0; i < REPEATS; i++) {
         for (const [k, f] of FLAG_SETS.entries()) {
           for (const [s, side] of sides.entries()) {
-            const r = measureSuite(side.dir, { suite: 'tipni', lattice: 'powerset-us', runs: 1000, seeds: [1, 2, 3], nodeFlags: f.flags });
+            const r = measureSuite(side.dir, { suite: 'tipni', lattice: 'powerset-us', runs: 1000, seeds: [1, 2, 3], nodeFlags: f.flags, loading: LOADING });
             cells[s]![k]!.push({ cold: rate(r.cold), warm: rate(r.warm) });
           }
         }

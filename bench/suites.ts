@@ -4,8 +4,8 @@
  * 1. Generated cases per second of property suites on powerset-us (TIPNI first), for the OLD commit
  *    (a temporary git worktree of `--base`, default fa18371: the last commit before evaluator v2, sharing
  *    this checkout's node_modules) and for THIS checkout. Each measurement is a fresh process
- *    (`bench/suites-run.ts`, run through tsx the same way for both) that runs the suite for each seed with
- *    that checkout's own `runSuite`; what is timed is the CPU time (user + system) of the runs in that
+ *    (`bench/suites-run.mjs`, under plain `node` the same way for both) that runs the suite for each seed with
+ *    that checkout's own compiled `runSuite` (each checkout built with its own `npm run build`); what is timed is the CPU time (user + system) of the runs in that
  *    process, module loading excluded. Old and new alternate, `--repeats` times; the table gives medians.
  * 2. The worker pool: `llmbda check` (the compiled package, built first) with `--workers 1` and with one worker
  *    per core, same seed, alternating; wall-clock and the CPU of the whole process tree (GNU time).
@@ -16,15 +16,15 @@
  *
  * Flags: --repeats R (default 5), --runs N (cases per seed, default 1000), --seeds 1,2,3, --base COMMIT, --mid COMMIT,
  * --check-runs N (the check's --runs, default 300), --check-repeats R (default 3), --no-check, --no-build,
- * --suites tipni,… , --no-doc.
+ * --suites tipni,… , --no-doc, --source (the checkouts' sources through tsx instead of their compiled packages:
+ * bench/lib/measured.ts). --no-build uses this checkout's dist/ as it is (the worktrees are always built).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { measureSuite as measureSuiteIn, rate, worktree, type SeedRun } from './lib/checkouts.ts';
 import { machineInfo, machineMarkdown, mdTable, ROOT, updateDoc } from './lib/doc.ts';
+import { prepareLoading } from './lib/measured.ts';
 import { median } from './lib/stats.ts';
 
 const { values: flags } = parseArgs({
@@ -40,6 +40,7 @@ const { values: flags } = parseArgs({
     'no-check': { type: 'boolean', default: false },
     'no-build': { type: 'boolean', default: false },
     'no-doc': { type: 'boolean', default: false },
+    source: { type: 'boolean', default: false },
   },
 });
 const REPEATS = Number(flags.repeats);
@@ -50,13 +51,14 @@ const CHECK_RUNS = Number(flags['check-runs']);
 const CHECK_REPEATS = Number(flags['check-repeats']);
 const LATTICE = 'powerset-us';
 if (![REPEATS, RUNS, CHECK_RUNS, CHECK_REPEATS, ...SEEDS].every((n) => Number.isInteger(n) && n > 0)) {
-  process.stderr.write('usage: npm run bench:suites -- [--repeats R] [--runs N] [--seeds 1,2,3] [--base COMMIT] [--suites a,b] [--check-runs N] [--check-repeats R] [--no-check] [--no-build] [--no-doc]\n');
+  process.stderr.write('usage: npm run bench:suites -- [--repeats R] [--runs N] [--seeds 1,2,3] [--base COMMIT] [--suites a,b] [--check-runs N] [--check-repeats R] [--no-check] [--no-build] [--no-doc] [--source]\n');
   process.exit(2);
 }
+const LOADING = prepareLoading(flags.source, 'bench:suites', !flags['no-build']);
 const log = (s: string): void => { process.stderr.write(`${s}\n`); };
 
-/** One measuring process of `suite` on the lattice, with the sources of the checkout at `root`. */
-const measureSuite = (root: string, suite: string): { cold: SeedRun[]; warm: SeedRun[] } => measureSuiteIn(root, { suite, lattice: LATTICE, runs: RUNS, seeds: SEEDS });
+/** One measuring process of `suite` on the lattice, with the checkout at `root` (compiled, or its sources). */
+const measureSuite = (root: string, suite: string): { cold: SeedRun[]; warm: SeedRun[] } => measureSuiteIn(root, { suite, lattice: LATTICE, runs: RUNS, seeds: SEEDS, loading: LOADING });
 
 /** `llmbda check` through this checkout's bin (compiled dist/): wall seconds and CPU seconds of the whole process. */
 function measureCheck(workers: number): { wall: number; cpu: number; ok: boolean } {
@@ -74,7 +76,7 @@ const fmt = (x: number, d = 0): string => x.toLocaleString('en-US', { minimumFra
 async function main(): Promise<void> {
   const machine = machineInfo(['fast-check', 'tsx', 'typescript']);
   const loads: number[] = [loadavg()[0] ?? NaN];
-  const trees = [worktree(flags.base), ...(flags.mid ? [worktree(flags.mid)] : [])];
+  const trees = [worktree(flags.base, LOADING), ...(flags.mid ? [worktree(flags.mid, LOADING)] : [])];
   const md: string[] = [];
   try {
     const sides = [...trees.map((t) => ({ name: t.rev, dir: t.dir })), { name: 'now', dir: ROOT }];
@@ -105,7 +107,7 @@ async function main(): Promise<void> {
       '',
       mdTable(['suite', ...sides.map((x) => `cases/s ${x.name}`), `ratio now / ${baseRev}`, ...sides.map((x) => `warm cases/s ${x.name}`), `warm ratio`], rows),
       '',
-      `- Cases per CPU second, median over ${REPEATS} fresh processes per checkout, run alternately. A process runs the suite for seeds ${SEEDS.join(', ')} (${fmt(RUNS)} cases each, tuned profile, reference semantics) through that checkout's own \`runSuite\` under tsx, then the same seeds again; the time is the CPU (user + system, all threads of the process) of those runs, module loading excluded. The first pass (JIT warm-up included) is the headline; the second ("warm") runs the same cases again.`,
+      `- Cases per CPU second, median over ${REPEATS} fresh processes per checkout, run alternately. A process runs the suite for seeds ${SEEDS.join(', ')} (${fmt(RUNS)} cases each, tuned profile, reference semantics) through that checkout's own \`runSuite\` (${LOADING === 'compiled' ? 'its compiled package, built by its own \`npm run build\`, under plain \`node\`' : 'its sources, under tsx'}), then the same seeds again; the time is the CPU (user + system, all threads of the process) of those runs, module loading excluded. The first pass (JIT warm-up included) is the headline; the second ("warm") runs the same cases again.`,
       `- Commit ${baseRev} is the last before evaluator v2${flags.mid ? `; ${trees[1]!.rev} is where this measurement's changes started` : ''}. The commits generate different cases from the same seeds (the generator was extended in between), so only the rates compare. Verdicts of the first repeat, per seed:`,
       '',
       mdTable(['suite', ...sides.map((x) => `verdicts ${x.name}`)], verdictRows),
@@ -114,8 +116,7 @@ async function main(): Promise<void> {
 
     // 2. The worker pool.
     if (!flags['no-check']) {
-      if (!flags['no-build']) execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
-      if (!existsSync(join(ROOT, 'dist/src/cli/main.js'))) throw new Error('no build: run npm run build');
+      if (LOADING === 'source') prepareLoading(false, 'bench:suites', !flags['no-build']);
       const one: { wall: number; cpu: number; ok: boolean }[] = [], pool: { wall: number; cpu: number; ok: boolean }[] = [];
       const checkLoads: number[] = [];
       for (let i = 0; i < CHECK_REPEATS; i++) {

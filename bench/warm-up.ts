@@ -1,30 +1,33 @@
 /**
  * `npm run bench:warm-up`: what evaluator v2's warm-up evaluations (src/semantics/v2/warm-up.ts) give and cost,
- * v2 with them (the default) against v2 without (`warmUp: false`, `bench/eval-v2-one.ts`'s `v2-unwarmed`), side by
+ * v2 with them (the default) against v2 without (`warmUp: false`, `bench/eval-v2-one.mjs`'s `v2-unwarmed`), side by
  * side in one run: one fresh process per measurement, the two alternating within each repeat, the bench:eval-v2
  * protocol (the program loaded untimed, then 3 evaluations, CPU of all the process's threads). Per program: the
  * first evaluation (the warm-up included, when on), the second, the third, and bench:eval-v2's cell (the median
  * of the three); each a median over `--repeats` processes. The empty program's first evaluation is the warm-up's
  * own cost.
  *
- * Flags: --repeats R (default 3), --no-doc.
+ * Flags: --repeats R (default 3), --no-doc, --source (the sources through tsx instead of the compiled package:
+ * bench/lib/measured.ts).
  */
 import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { machineInfo, machineMarkdown, mdTable, ROOT, updateDoc } from './lib/doc.ts';
+import { EVAL_ONE, evalTask, loaderArgs, prepareLoading, type EvalEngine } from './lib/measured.ts';
 import { median, showMs } from './lib/stats.ts';
 
 const { values: flags } = parseArgs({
   options: {
     repeats: { type: 'string', default: '3' },
     'no-doc': { type: 'boolean', default: false },
+    source: { type: 'boolean', default: false },
   },
 });
+const LOADING = prepareLoading(flags.source, 'bench:warm-up');
 const REPEATS = Number(flags.repeats);
 if (!Number.isInteger(REPEATS) || REPEATS < 1) {
-  process.stderr.write('usage: npm run bench:warm-up -- [--repeats R] [--no-doc]\n');
+  process.stderr.write('usage: npm run bench:warm-up -- [--repeats R] [--no-doc] [--source]\n');
   process.exit(2);
 }
 const log = (s: string): void => { process.stderr.write(`${s}\n`); };
@@ -47,9 +50,9 @@ const ENGINES = [{ name: 'with warm-up', engine: 'v2' }, { name: 'without', engi
 
 interface Run { readonly ok: boolean; readonly cpus: readonly number[]; readonly cpuMs: number; readonly error?: string }
 
-function measure(shape: string, n: number, engine: string): Run {
-  const task = JSON.stringify({ shape, n, engine, repeats: 3 });
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/eval-v2-one.ts'), task], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 });
+function measure(shape: string, n: number, engine: EvalEngine): Run {
+  const task = JSON.stringify(evalTask(shape, n, engine, { repeats: 3 }, LOADING));
+  const r = spawnSync(process.execPath, [...loaderArgs(LOADING), EVAL_ONE, task], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 });
   const line = r.stdout.trim().split('\n').at(-1) ?? '';
   if (!line.startsWith('{')) throw new Error(`measuring ${shape} N = ${n} (${engine}) failed (${r.status}): ${r.stderr.slice(-500)}`);
   const out = JSON.parse(line) as Run;

@@ -1,6 +1,7 @@
 // The hash of the build's inputs (every file under src/ and properties/, and the two tsconfigs), recorded in
 // dist/.inputs-hash by `npm run build` (scripts/build.mjs, after tsc succeeds) and compared by the tests' global setup
 // (test/helpers/fresh-build.ts), which rebuilds when they differ.
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,4 +23,18 @@ export function inputsHash() {
   const all = [...files('src', []), ...files('properties', []), 'tsconfig.json', 'tsconfig.build.json'].filter((p) => existsSync(p));
   for (const p of all) h.update(p).update('\0').update(readFileSync(p)).update('\0');
   return h.digest('hex');
+}
+
+/**
+ * Build dist/ (`npm run build`) unless its recorded hash says it is the compiled form of the current sources; true
+ * when it built. `who` names the caller in the one line it prints before building. Used by the tests' global setup
+ * and by the benchmarks, whose measuring processes run the compiled package (bench/lib/measured.ts).
+ */
+export function ensureBuild(who) {
+  const want = inputsHash();
+  const have = existsSync(HASH_FILE) ? readFileSync(HASH_FILE, 'utf8').trim() : '';
+  if (have === want) return false;
+  process.stderr.write(`${who}: dist/ is ${have === '' ? 'missing' : 'older than the sources'}; building it (npm run build)\n`);
+  execFileSync('npm', ['run', '--silent', 'build'], { stdio: ['ignore', 'inherit', 'inherit'] });
+  return true;
 }

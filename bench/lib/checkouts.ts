@@ -1,28 +1,33 @@
 /**
  * Measuring other checkouts side by side with this one (bench:suites, bench:jit): a temporary `git worktree`
- * of a commit sharing this checkout's node_modules, and one fresh measuring process of a property suite run
- * with that checkout's own sources (`bench/suites-run.ts`), optionally under V8 flags.
+ * of a commit sharing this checkout's node_modules (built with its own `npm run build` when measured compiled), and
+ * one fresh measuring process of a property suite run with that checkout's own compiled package
+ * (`bench/suites-run.mjs`; its sources through tsx under a bench's `--source`), optionally under V8 flags.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './doc.ts';
+import { loaderArgs, type Loading } from './measured.ts';
 
 /** One seed's run in a measuring process: CPU and wall time of the run alone, cases, verdict. */
 export interface SeedRun { readonly seed: number; readonly cpuMs: number; readonly wallMs: number; readonly runs: number; readonly discarded: number; readonly status: string; readonly path?: string }
 
 /** What one measuring process runs: a suite on a lattice, `runs` cases per seed. */
-export interface SuiteRunSpec { readonly suite: string; readonly lattice: string; readonly runs: number; readonly seeds: readonly number[]; readonly nodeFlags?: readonly string[] }
+export interface SuiteRunSpec {
+  readonly suite: string; readonly lattice: string; readonly runs: number; readonly seeds: readonly number[];
+  readonly nodeFlags?: readonly string[]; readonly loading: Loading;
+}
 
 /**
  * One measuring process: the suite for every seed, twice (`cold`: the first pass, JIT warm-up included;
- * `warm`: the same cases again), with the sources of the checkout at `root`, under `nodeFlags` (V8 flags).
+ * `warm`: the same cases again), with the checkout at `root` (its dist/, or its sources), under `nodeFlags` (V8 flags).
  */
 export function measureSuite(root: string, spec: SuiteRunSpec): { cold: SeedRun[]; warm: SeedRun[] } {
   const seeds = spec.seeds.map(String);
-  const r = spawnSync(process.execPath, [...(spec.nodeFlags ?? []), '--import', 'tsx', join(ROOT, 'bench/suites-run.ts'), root, spec.suite, spec.lattice, 'tuned', String(spec.runs), ...seeds, ...seeds], {
-    cwd: ROOT, encoding: 'utf8', env: { ...process.env, LLMBDA_SOURCE: '1' }, maxBuffer: 1 << 26,
+  const r = spawnSync(process.execPath, [...(spec.nodeFlags ?? []), ...loaderArgs(spec.loading), join(ROOT, 'bench/suites-run.mjs'), root, spec.suite, spec.lattice, 'tuned', String(spec.runs), ...seeds, ...seeds], {
+    cwd: ROOT, encoding: 'utf8', env: { ...process.env, LLMBDA_BENCH_SOURCE: spec.loading === 'source' ? '1' : '0' }, maxBuffer: 1 << 26,
   });
   if (r.status !== 0) throw new Error(`measuring ${spec.suite} in ${root} failed (${r.status}): ${r.stderr}`);
   const all = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as SeedRun[];
@@ -32,12 +37,16 @@ export function measureSuite(root: string, spec: SuiteRunSpec): { cold: SeedRun[
 /** Cases per CPU second of one pass. */
 export const rate = (rs: readonly SeedRun[]): number => (1000 * rs.reduce((a, r) => a + r.runs, 0)) / rs.reduce((a, r) => a + r.cpuMs, 0);
 
-/** A temporary worktree of `commit` sharing this checkout's node_modules; removed by `drop`. */
-export function worktree(commit: string): { dir: string; rev: string; drop: () => void } {
+/**
+ * A temporary worktree of `commit` sharing this checkout's node_modules, built with its own `npm run build` when
+ * `loading` is `compiled` (as `npm ci` builds a checkout); removed by `drop`.
+ */
+export function worktree(commit: string, loading: Loading): { dir: string; rev: string; drop: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'llmbda-checkout-'));
   rmSync(dir, { recursive: true });
   execFileSync('git', ['worktree', 'add', '--detach', dir, commit], { cwd: ROOT, stdio: 'ignore' });
   symlinkSync(realpathSync(join(ROOT, 'node_modules')), join(dir, 'node_modules'));
+  if (loading === 'compiled') execFileSync('npm', ['run', '--silent', 'build'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
   const rev = execFileSync('git', ['rev-parse', '--short', commit], { cwd: ROOT, encoding: 'utf8' }).trim();
   return { dir, rev, drop: () => execFileSync('git', ['worktree', 'remove', '--force', dir], { cwd: ROOT, stdio: 'ignore' }) };
 }

@@ -120,11 +120,12 @@ export function runWebppl(source: string, capMs: number, repeat: { readonly repe
 }
 
 /**
- * Run `node --import tsx FILE ARG` in a fresh process and read its last stdout line as JSON; killed after
- * `killAfterMs` (reported as a timeout at `capMs`). One measurement per process: no shared JIT or heap.
+ * Run `node NODE_ARGS FILE ARG` in a fresh process and read its last stdout line as JSON; killed after
+ * `killAfterMs` (reported as a timeout at `capMs`). One measurement per process: no shared JIT or heap. `nodeArgs`:
+ * `loaderArgs` of bench/lib/measured.ts (nothing for the compiled package, tsx's loader for the sources).
  */
-export function runInProcess<R>(file: string, arg: unknown, capMs: number, killAfterMs: number): Promise<Capped<R>> {
-  const child = spawn(process.execPath, ['--import', 'tsx', file, JSON.stringify(arg)], { stdio: ['ignore', 'pipe', 'pipe'] });
+export function runInProcess<R>(file: string, arg: unknown, capMs: number, killAfterMs: number, nodeArgs: readonly string[]): Promise<Capped<R>> {
+  const child = spawn(process.execPath, [...nodeArgs, file, JSON.stringify(arg)], { stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve) => {
     let out = '';
     const timer = setTimeout(() => { child.kill('SIGKILL'); resolve({ kind: 'timeout', capMs }); }, killAfterMs);

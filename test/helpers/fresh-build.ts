@@ -8,15 +8,9 @@
  * missing), `npm run build` runs first (≈ 20 s). After `npm ci` (whose `prepare` builds) the hashes agree and
  * nothing runs. `LLMBDA_SOURCE=1` in the environment still makes every spawned CLI run the sources.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { inputsHash, HASH_FILE } from '../../scripts/inputs-hash.mjs';
+import { ensureBuild } from '../../scripts/inputs-hash.mjs';
 
 export default function setup(): void {
   if (process.env['LLMBDA_SOURCE'] === '1') return;
-  const want = inputsHash();
-  const have = existsSync(HASH_FILE) ? readFileSync(HASH_FILE, 'utf8').trim() : '';
-  if (have === want) return;
-  process.stderr.write(`test setup: dist/ is ${have === '' ? 'missing' : 'older than the sources'}; building it (npm run build)\n`);
-  execFileSync('npm', ['run', '--silent', 'build'], { stdio: ['ignore', 'inherit', 'inherit'] });
+  ensureBuild('test setup');
 }

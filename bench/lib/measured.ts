@@ -1,0 +1,62 @@
+/**
+ * What a benchmark's measuring process runs (docs/benchmarks.md, "What the measuring process runs").
+ *
+ * By default the COMPILED package: dist/ (built first when it is not the compiled form of the sources), imported by a
+ * plain-JavaScript measuring process under plain `node`. That is what `llmbda` and the package's exports run, and how
+ * WebPPL's runner runs WebPPL. With a bench's `--source` the measuring process imports the TypeScript sources through
+ * tsx instead (no build needed while developing); tsx's loader runs on a thread of its own, which costs the measuring
+ * process ≈ 34 MB of peak RSS and CPU that no user's process pays, so numbers taken that way are not comparable with
+ * the recorded ones.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { ensureBuild } from '../../scripts/inputs-hash.mjs';
+import { SHAPES } from '../eval-v2-shapes.ts';
+import { ROOT } from './doc.ts';
+
+export type Loading = 'compiled' | 'source';
+
+/**
+ * The loading a bench's `--source` flag asks for. For `compiled`, dist/ is built first when it is not the compiled
+ * form of the sources, unless `build` is false (a bench's `--no-build`: dist/ is used as it is, and must exist).
+ */
+export function prepareLoading(source: boolean | undefined, who: string, build = true): Loading {
+  if (source) return 'source';
+  if (build) {
+    if (process.cwd() !== ROOT.replace(/\/$/, '')) process.chdir(ROOT);
+    ensureBuild(who);
+  } else if (!existsSync(`${ROOT}dist/src/index.js`)) {
+    throw new Error(`${who}: --no-build, but there is no dist/ (run npm run build)`);
+  }
+  return 'compiled';
+}
+
+/** Node's arguments before a measuring process's file: tsx's loader for the sources, nothing for the compiled package. */
+export const loaderArgs = (l: Loading): readonly string[] => (l === 'source' ? ['--import', 'tsx'] : []);
+
+/** How `loading` is spelled in a generated section's header. */
+export const loadingLine = (l: Loading): string =>
+  l === 'compiled'
+    ? 'Measured: the compiled package (dist/, as `llmbda` runs it) under plain `node`, no tsx in the measuring process'
+    : 'Measured: the TypeScript sources through tsx (`--source`; not comparable with runs of the compiled package)';
+
+/** The evaluation runner (`bench/eval-v2-one.mjs`). */
+export const EVAL_ONE: string = fileURLToPath(new URL('../eval-v2-one.mjs', import.meta.url));
+
+/** The engines `bench/eval-v2-one.mjs` runs. */
+export type EvalEngine = 'v2' | 'v2-general' | 'v2-rounds' | 'v2-unwarmed' | 'substitution';
+
+/** The runner's protocol: measured evaluations, unmeasured ones first, and the CPU time past which it stops repeating. */
+export interface EvalProtocol { readonly repeats: number; readonly warmup?: number; readonly repeatBelowMs?: number }
+
+/** The JSON argument of `bench/eval-v2-one.mjs` for shape `shape` at size `n`. */
+export function evalTask(shape: string, n: number, engine: EvalEngine, p: EvalProtocol, loading: Loading): Record<string, unknown> {
+  const s = SHAPES[shape];
+  if (s === undefined) throw new Error(`unknown shape ${shape}`);
+  return {
+    program: s.llmbda(n), model: s.model, engine, repeats: p.repeats,
+    ...(p.warmup ? { warmup: p.warmup } : {}),
+    ...(p.repeatBelowMs !== undefined && Number.isFinite(p.repeatBelowMs) ? { repeatBelowMs: p.repeatBelowMs } : {}),
+    ...(loading === 'source' ? { source: true } : {}),
+  };
+}
