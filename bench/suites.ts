@@ -5,8 +5,8 @@
  *    (a temporary git worktree of `--base`, default fa18371: the last commit before evaluator v2, sharing
  *    this checkout's node_modules) and for THIS checkout. Each measurement is a fresh process
  *    (`bench/suites-run.mjs`, under plain `node` the same way for both) that runs the suite for each seed with
- *    that checkout's own compiled `runSuite` (each checkout built with its own `npm run build`); what is timed is the CPU time (user + system) of the runs in that
- *    process, module loading excluded. Old and new alternate, `--repeats` times; the table gives medians.
+ *    that checkout's own compiled `runSuite` (each checkout built by its own `npm run build`); what is timed is
+ *    the CPU time (user + system) of the runs in that process, module loading excluded. Old and new alternate, `--repeats` times; the table gives medians.
  * 2. The worker pool: `llmbda check` (the compiled package, built first) with `--workers 1` and with one worker
  *    per core, same seed, alternating; wall-clock and the CPU of the whole process tree (GNU time).
  *

@@ -4,9 +4,9 @@
  * By default the COMPILED package: dist/ (built first when it is not the compiled form of the sources), imported by a
  * plain-JavaScript measuring process under plain `node`. That is what `llmbda` and the package's exports run, and how
  * WebPPL's runner runs WebPPL. With a bench's `--source` the measuring process imports the TypeScript sources through
- * tsx instead (no build needed while developing); tsx's loader runs on a thread of its own, which costs the measuring
- * process ≈ 34 MB of peak RSS and CPU that no user's process pays, so numbers taken that way are not comparable with
- * the recorded ones.
+ * tsx instead (no build needed while developing). tsx's loader runs on a thread of its own; such a process holds ≈ 34 MB
+ * more and times differently (short cold evaluations dearer, long allocating ones cheaper), so numbers taken that way
+ * do not compare with the recorded ones.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
