@@ -25,12 +25,11 @@
  * Flags: --repeats R (default 3), --base COMMIT, --no-eval, --no-suites, --no-doc, --source (the sources through tsx
  * instead of the compiled package, for the evaluations: bench/lib/measured.ts).
  */
-import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { measureSuite, rate, worktree } from './lib/checkouts.ts';
 import { machineInfo, machineMarkdown, mdTable, ROOT, updateDoc } from './lib/doc.ts';
-import { EVAL_ONE, evalTask, loaderArgs, prepareLoading } from './lib/measured.ts';
+import { measureEvalSync, prepareLoading, type EvalRun } from './lib/measured.ts';
 import { median, showMs } from './lib/stats.ts';
 
 const { values: flags } = parseArgs({
@@ -67,18 +66,9 @@ const EVALS: readonly { readonly shape: string; readonly n: number; readonly lab
   { shape: 'counter', n: 1_000_000, label: 'deterministic counter, N = 10⁶ (a long run)' },
 ];
 
-interface EvalRun { readonly ok: boolean; readonly cpuMs: number; readonly coldCpuMs: number; readonly steps: number; readonly error?: string }
-
 /** One bench:eval-v2 measurement of v2 in a fresh process under `nodeFlags`. */
-function measureEval(shape: string, n: number, nodeFlags: readonly string[]): EvalRun {
-  const task = JSON.stringify(evalTask(shape, n, 'v2', { repeats: 3, repeatBelowMs: 1000 }, LOADING));
-  const r = spawnSync(process.execPath, [...nodeFlags, ...loaderArgs(LOADING), EVAL_ONE, task], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 });
-  const line = r.stdout.trim().split('\n').at(-1) ?? '';
-  if (!line.startsWith('{')) throw new Error(`measuring ${shape} N = ${n} under [${nodeFlags.join(' ')}] failed (${r.status}): ${r.stderr.slice(-500)}`);
-  const out = JSON.parse(line) as EvalRun;
-  if (!out.ok) throw new Error(`measuring ${shape} N = ${n} under [${nodeFlags.join(' ')}]: ${out.error}`);
-  return out;
-}
+const measureEval = (shape: string, n: number, nodeFlags: readonly string[]): EvalRun =>
+  measureEvalSync(shape, n, 'v2', { repeats: 3, repeatBelowMs: 1000 }, LOADING, nodeFlags);
 
 const fmt = (x: number): string => x.toLocaleString('en-US', { maximumFractionDigits: 0 });
 

@@ -116,7 +116,8 @@ async function main(): Promise<void> {
 
     // 2. The worker pool.
     if (!flags['no-check']) {
-      if (LOADING === 'source') prepareLoading(false, 'bench:suites', !flags['no-build']);
+      // The check always runs the compiled package; under --source nothing has built it yet.
+      if (LOADING === 'source') prepareLoading(false, 'bench:suites (the check)', !flags['no-build']);
       const one: { wall: number; cpu: number; ok: boolean }[] = [], pool: { wall: number; cpu: number; ok: boolean }[] = [];
       const checkLoads: number[] = [];
       for (let i = 0; i < CHECK_REPEATS; i++) {

@@ -10,11 +10,10 @@
  * Flags: --repeats R (default 3), --no-doc, --source (the sources through tsx instead of the compiled package:
  * bench/lib/measured.ts).
  */
-import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { machineInfo, machineMarkdown, mdTable, ROOT, updateDoc } from './lib/doc.ts';
-import { EVAL_ONE, evalTask, loaderArgs, prepareLoading, type EvalEngine } from './lib/measured.ts';
+import { machineInfo, machineMarkdown, mdTable, updateDoc } from './lib/doc.ts';
+import { measureEvalSync, prepareLoading, type EvalEngine, type EvalRun } from './lib/measured.ts';
 import { median, showMs } from './lib/stats.ts';
 
 const { values: flags } = parseArgs({
@@ -48,15 +47,9 @@ const PROGRAMS: readonly { readonly shape: string; readonly n: number; readonly 
 ];
 const ENGINES = [{ name: 'with warm-up', engine: 'v2' }, { name: 'without', engine: 'v2-unwarmed' }] as const;
 
-interface Run { readonly ok: boolean; readonly cpus: readonly number[]; readonly cpuMs: number; readonly error?: string }
-
-function measure(shape: string, n: number, engine: EvalEngine): Run {
-  const task = JSON.stringify(evalTask(shape, n, engine, { repeats: 3 }, LOADING));
-  const r = spawnSync(process.execPath, [...loaderArgs(LOADING), EVAL_ONE, task], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 });
-  const line = r.stdout.trim().split('\n').at(-1) ?? '';
-  if (!line.startsWith('{')) throw new Error(`measuring ${shape} N = ${n} (${engine}) failed (${r.status}): ${r.stderr.slice(-500)}`);
-  const out = JSON.parse(line) as Run;
-  if (!out.ok) throw new Error(`measuring ${shape} N = ${n} (${engine}): ${out.error}`);
+/** One measurement: the bench:eval-v2 protocol's three evaluations in a fresh process. */
+function measure(shape: string, n: number, engine: EvalEngine): EvalRun {
+  const out = measureEvalSync(shape, n, engine, { repeats: 3 }, LOADING);
   if (out.cpus.length !== 3) throw new Error(`measuring ${shape} N = ${n} (${engine}): ${out.cpus.length} evaluations, want 3`);
   return out;
 }
@@ -66,7 +59,7 @@ function main(): void {
   const loads: number[] = [load()];
   const rows: string[][] = [];
   for (const p of PROGRAMS) {
-    const runs = ENGINES.map(() => [] as Run[]);
+    const runs = ENGINES.map(() => [] as EvalRun[]);
     for (let i = 0; i < REPEATS; i++) {
       ENGINES.forEach((e, k) => runs[k]!.push(measure(p.shape, p.n, e.engine)));
       loads.push(load());

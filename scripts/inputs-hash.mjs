@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 
 export const HASH_FILE = 'dist/.inputs-hash';
 
@@ -17,11 +17,13 @@ function files(dir, out) {
   return out;
 }
 
-/** The inputs' hash, relative to the current directory (the repository root). */
-export function inputsHash() {
+/** The inputs' hash of the checkout at `root` (default: the current directory); paths enter it relative to `root`. */
+export function inputsHash(root = '.') {
   const h = createHash('sha256');
-  const all = [...files('src', []), ...files('properties', []), 'tsconfig.json', 'tsconfig.build.json'].filter((p) => existsSync(p));
-  for (const p of all) h.update(p).update('\0').update(readFileSync(p)).update('\0');
+  const rel = (p) => relative(root, p);
+  const all = [...files(join(root, 'src'), []).map(rel), ...files(join(root, 'properties'), []).map(rel), 'tsconfig.json', 'tsconfig.build.json']
+    .filter((p) => existsSync(join(root, p)));
+  for (const p of all) h.update(p).update('\0').update(readFileSync(join(root, p))).update('\0');
   return h.digest('hex');
 }
 
@@ -30,11 +32,12 @@ export function inputsHash() {
  * when it built. `who` names the caller in the one line it prints before building. Used by the tests' global setup
  * and by the benchmarks, whose measuring processes run the compiled package (bench/lib/measured.ts).
  */
-export function ensureBuild(who) {
-  const want = inputsHash();
-  const have = existsSync(HASH_FILE) ? readFileSync(HASH_FILE, 'utf8').trim() : '';
+export function ensureBuild(who, root = '.') {
+  const want = inputsHash(root);
+  const hashFile = join(root, HASH_FILE);
+  const have = existsSync(hashFile) ? readFileSync(hashFile, 'utf8').trim() : '';
   if (have === want) return false;
   process.stderr.write(`${who}: dist/ is ${have === '' ? 'missing' : 'older than the sources'}; building it (npm run build)\n`);
-  execFileSync('npm', ['run', '--silent', 'build'], { stdio: ['ignore', 'inherit', 'inherit'] });
+  execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
   return true;
 }

@@ -8,6 +8,7 @@
  * more and times differently (short cold evaluations dearer, long allocating ones cheaper), so numbers taken that way
  * do not compare with the recorded ones.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ensureBuild } from '../../scripts/inputs-hash.mjs';
@@ -22,10 +23,8 @@ export type Loading = 'compiled' | 'source';
  */
 export function prepareLoading(source: boolean | undefined, who: string, build = true): Loading {
   if (source) return 'source';
-  if (build) {
-    if (process.cwd() !== ROOT.replace(/\/$/, '')) process.chdir(ROOT);
-    ensureBuild(who);
-  } else if (!existsSync(`${ROOT}dist/src/index.js`)) {
+  if (build) ensureBuild(who, ROOT);
+  else if (!existsSync(`${ROOT}dist/src/index.js`)) {
     throw new Error(`${who}: --no-build, but there is no dist/ (run npm run build)`);
   }
   return 'compiled';
@@ -59,4 +58,21 @@ export function evalTask(shape: string, n: number, engine: EvalEngine, p: EvalPr
     ...(p.repeatBelowMs !== undefined && Number.isFinite(p.repeatBelowMs) ? { repeatBelowMs: p.repeatBelowMs } : {}),
     ...(loading === 'source' ? { source: true } : {}),
   };
+}
+
+/** What `bench/eval-v2-one.mjs` prints (the fields the synchronous callers read). */
+export interface EvalRun { readonly ok: boolean; readonly error?: string; readonly cpuMs: number; readonly cpus: readonly number[]; readonly coldCpuMs: number; readonly steps: number }
+
+/**
+ * One measurement by `bench/eval-v2-one.mjs` in a fresh process, waited for (bench:jit, bench:warm-up), under V8 flags
+ * `nodeFlags`; throws, naming the measurement, when the process fails or reports an error.
+ */
+export function measureEvalSync(shape: string, n: number, engine: EvalEngine, p: EvalProtocol, loading: Loading, nodeFlags: readonly string[] = []): EvalRun {
+  const what = `${shape} N = ${n} (${engine}${nodeFlags.length ? ` under ${nodeFlags.join(' ')}` : ''})`;
+  const r = spawnSync(process.execPath, [...nodeFlags, ...loaderArgs(loading), EVAL_ONE, JSON.stringify(evalTask(shape, n, engine, p, loading))], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 });
+  const line = r.stdout.trim().split('\n').at(-1) ?? '';
+  if (!line.startsWith('{')) throw new Error(`measuring ${what} failed (${r.status}): ${r.stderr.slice(-500)}`);
+  const out = JSON.parse(line) as EvalRun;
+  if (!out.ok) throw new Error(`measuring ${what}: ${out.error}`);
+  return out;
 }
