@@ -22,6 +22,7 @@ import type { PModel } from '../src/semantics/model.ts';
 import { coinModel, standardModel } from '../src/semantics/models/index.ts';
 import { failureKey, showConversation } from '../src/semantics/config.ts';
 import { print } from '../src/syntax/printer.ts';
+import { BudgetExceeded } from '../src/semantics/ev.ts';
 
 const LATTICES = ['two-point', 'powerset-us', 'chain(3)', 'powerset-use', 'ppmf'].map((n) => {
   const l = latticeByName(n);
@@ -135,5 +136,33 @@ describe('v2 shares nothing observable between evaluations', () => {
     // Not vacuous: the Church boolean answers are closures printed with their labels, and the coin branches.
     expect(before[5]!.join('\n')).toMatch(/\\t\. \\f\. .*:/);
     expect(before[1]!.length).toBeGreaterThan(1);
+  });
+
+  it('runs that reuse the fast path\'s frame arrays after a deep run and an aborted one give the spec\'s answers', () => {
+    // The fast path keeps its frame arrays from one run to the next (direct.ts `takeFrames`): a deep recursion leaves
+    // a large set (held weakly, its stale frames in it), a run stopped by the step budget leaves its frames
+    // mid-derivation. Evaluations after each, on every lattice, against the substitution evaluator.
+    const deep = (lat: Lattice<unknown>): Expr<unknown> => parse('let sum = fix (\\f. \\n. if n == 0 then 0 else n + f (n - 1)) in sum 3000', lat) as Expr<unknown>;
+    let compared = 0, aborted = 0;
+    for (const lat of LATTICES) {
+      expect(run(lat, coin, deep(lat), lat.bottom, 100_000, 'v2')).toEqual([`${lat.show(lat.bottom)}:4501500 @ ${showConversation(lat, { label: lat.bottom, messages: [] })} ↦ 1`]);
+      for (const [i, e] of programs(lat).entries()) {
+        expect(run(lat, coin, e, lat.bottom, 40, 'v2'), `${lat.name}, program ${i}, after a deep run`).toEqual(run(lat, coin, e, lat.bottom, 40, 'substitution'));
+        compared++;
+      }
+      const closed = closeProgram(deep(lat), loadPrelude(lat));
+      try {
+        evaluateV2(coin, lat, lat.bottom, { label: lat.bottom, messages: [] }, closed, 100_000, { maxSteps: 5_000 });
+      } catch (err) {
+        if (!(err instanceof BudgetExceeded)) throw err;
+        aborted++;
+      }
+      for (const [i, e] of programs(lat).entries()) {
+        expect(run(lat, echo, e, lat.top, 40, 'v2'), `${lat.name}, program ${i}, after an aborted run`).toEqual(run(lat, echo, e, lat.top, 40, 'substitution'));
+        compared++;
+      }
+    }
+    expect(aborted).toBe(LATTICES.length);
+    expect(compared).toBe(2 * 7 * LATTICES.length);
   });
 });

@@ -65,21 +65,65 @@ interface Choice<L> {
 }
 
 /**
- * Room for one more frame in each frame array (the caller writes the frame next): runDirect's frame pushes then
- * write their eight slots once instead of as a `push` branch and a store branch each (9 % less bytecode;
- * docs/evaluator-v2.md, "JIT warm-up"). Small arrays grow by one `push` each; from `DOUBLE_FROM` frames on they
- * double their length (holes) instead: per element, pushing onto a long array cost 1.5–2× as much, and a
- * 10⁶-deep recursion spent 15 % of its CPU there (10–19 % less CPU side by side), while `length =` on a short
- * array costs ≈ 4× a push — most runs hold a few frames (docs/evaluator-v2.md, "Measurements", eighteenth round).
+ * runDirect's frame arrays (parallel; see `runFrames`), kept from one run to the next: a run takes a set and gives
+ * it back, so an evaluation's runs, and the next evaluation's, allocate no frame arrays and grow none that an earlier
+ * run grew. The arrays are holey from the start (`new Array(n)`) and grow only by doubling their length: their
+ * elements kind never changes after a set's first use, so the optimised runDirect is never deoptimised by a
+ * transition (before, the arrays were packed and pushed onto up to 1,024 frames, then doubled as holey ones: the
+ * first deep recursion of a process deoptimised runDirect with "wrong map"). A deep recursion's frames grow with
+ * it, and their pages are first touched as they grow: a 10⁵-deep recursion spent 13–19 % of its CPU growing them,
+ * evaluation after evaluation, before sets were reused (docs/evaluator-v2.md, "Measurements", twenty-seventh
+ * round).
+ */
+interface Frames {
+  readonly fk: number[];
+  readonly fpc: unknown[];
+  readonly fcode: unknown[];
+  readonly fenv: unknown[];
+  readonly ffuel: number[];
+  readonly fw: unknown[];
+  readonly fx: unknown[];
+  readonly fi: number[];
+}
+
+/** A new set's frames. */
+const FRAMES_START = 16;
+/**
+ * Sets of at most this many frames are kept (cleared) for the next runs; a larger one (a deep run's) is kept only
+ * weakly, with whatever it held: the collector frees it when memory is wanted, and until then a run reuses it
+ * without growing it again.
+ */
+const FRAMES_KEPT = 64;
+const spareFrames: Frames[] = [];
+let bigFrames: WeakRef<Frames> | undefined;
+
+function newFrames(): Frames {
+  const n = FRAMES_START;
+  return { fk: new Array(n), fpc: new Array(n), fcode: new Array(n), fenv: new Array(n), ffuel: new Array(n), fw: new Array(n), fx: new Array(n), fi: new Array(n) };
+}
+
+/** A set of frame arrays for a run: the large one if the collector left it, else a spare one, else a new one. */
+function takeFrames(): Frames {
+  const big = bigFrames?.deref();
+  if (big !== undefined) { bigFrames = undefined; return big; }
+  return spareFrames.pop() ?? newFrames();
+}
+
+/** A run's set back: a small one cleared (no stale value kept alive by it) and kept, a large one held weakly. */
+function giveFrames(f: Frames): void {
+  if (f.fk.length > FRAMES_KEPT) { bigFrames = new WeakRef(f); return; }
+  if (spareFrames.length >= 4) return;
+  f.fpc.fill(undefined); f.fcode.fill(undefined); f.fenv.fill(undefined); f.fw.fill(undefined); f.fx.fill(undefined);
+  spareFrames.push(f);
+}
+
+/**
+ * Room for one more frame in each frame array (the caller writes the frame next): the arrays double their length
+ * (holes), so runDirect's frame pushes write their eight slots once instead of as a `push` branch and a store branch
+ * each (9 % less bytecode; docs/evaluator-v2.md, "JIT warm-up").
  */
 function growFrames<L>(fk: number[], fpc: L[], fcode: Code<L>[], fenv: (readonly V2<L>[])[], ffuel: number[], fw: Q.Rational[], fx: unknown[], fi: number[]): void {
-  const n = fk.length;
-  if (n < DOUBLE_FROM) {
-    fk.push(0); fpc.push(undefined as L); fcode.push(undefined as unknown as Code<L>); fenv.push(NO_ENV);
-    ffuel.push(0); fw.push(Q.ONE); fx.push(undefined); fi.push(0);
-    return;
-  }
-  const m = 2 * n;
+  const m = 2 * fk.length;
   fk.length = m; fpc.length = m; fcode.length = m; fenv.length = m; ffuel.length = m; fw.length = m; fx.length = m; fi.length = m;
 }
 
@@ -92,8 +136,6 @@ function smiOf(q: Q.Rational): number | undefined {
   return x !== undefined && x < 2 ** 30 && x > -(2 ** 30) ? x : undefined;
 }
 
-/** Frames from which `growFrames` doubles the arrays instead of pushing one slot onto each. */
-const DOUBLE_FROM = 1024;
 
 /** A failure (out of fuel, stuck) as opposed to a runtime value: values have no `kind`. */
 function isFailure<L>(x: V2<L> | Failure): x is Failure {
@@ -906,19 +948,24 @@ function loopBlock<L>(m: Machine<L>, call: Code<L> & { k: 'app' }, callEnv: read
  * result lists the outcomes of the paths that finished before one.
  */
 export function runDirect<L>(m: Machine<L>, root: Cfg<L>, stepLimit?: number, tails?: Entry<L>[]): readonly WOut<L>[] | undefined {
+  const f = takeFrames();
+  try {
+    return runFrames(m, root, stepLimit, tails, f);
+  } finally {
+    giveFrames(f);
+  }
+}
+
+/** runDirect's run, with its set of frame arrays `set`. */
+function runFrames<L>(m: Machine<L>, root: Cfg<L>, stepLimit: number | undefined, tails: Entry<L>[] | undefined, set: Frames): readonly WOut<L>[] | undefined {
   // The frames, as parallel arrays; frame i is in use while i < sp. `fx` holds the generator (GEN), App's
   // function once its first premise is done (APP_ARG) or the elements so far (CONS, PRIM_PAIR); `fw` the
   // weight the frame's result carries (the product of its premises' weights so far); `fenv` NO_ENV once no
   // premise left needs the environment. Slots above sp are stale and overwritten by the next push.
-  const fk: number[] = [];
-  const fpc: L[] = [];
-  const fcode: Code<L>[] = [];
-  const fenv: (readonly V2<L>[])[] = [];
-  const ffuel: number[] = [];
-  const fw: Q.Rational[] = [];
-  const fx: unknown[] = [];
+  const fk = set.fk, fpc = set.fpc as L[], fcode = set.fcode as Code<L>[], fenv = set.fenv as (readonly V2<L>[])[], ffuel = set.ffuel;
+  const fw = set.fw as Q.Rational[], fx = set.fx;
   /** CONS, PRIM_PAIR: how many elements are done; PRIM_PAIR 2: the first, a small integer at ⊥, held in `fx` as its number. */
-  const fi: number[] = [];
+  const fi = set.fi;
   let sp = 0;
   const lat = m.lat, bottom = lat.bottom;
   // A depth-first run (`stepLimit` given): the outcomes of the finished paths, and the choice points left.
