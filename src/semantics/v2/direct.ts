@@ -87,7 +87,7 @@ interface Frames {
 }
 
 /** A new set's frames. */
-const FRAMES_START = 16;
+const FRAMES_START = 1;
 /**
  * Sets of at most this many frames are kept (cleared) for the next runs; a larger one (a deep run's) is kept only
  * weakly, with whatever it held: the collector frees it when memory is wanted, and until then a run reuses it
@@ -429,14 +429,16 @@ interface AppShape<L> {
   loop: LoopPlan<L> | NoPlan | undefined;
   /**
    * IF: each branch's body moved into the if's own environment (`relocate`: slot s of the branch's environment read
-   * from the if's slot `caps[s − 1]`), null where it cannot be, undefined until asked: a plain run enters it there,
-   * without building the branch's environment (`branchIn`).
+   * from the if's slot `caps[s − 1]`), null where it cannot be: a plain run enters it there, without building the
+   * branch's environment (`branchIn`). Indexed by side (1 then, 2 else; 0 unused) and made with the shape: made on a
+   * side's first `branchIn`, in a field per side, the side a recursion takes last (its base case) was made or read
+   * for the first time in the optimised `runDirect`, which V8 had compiled with no feedback for that code and threw
+   * away there (docs/evaluator-v2.md, "Measurements", twenty-seventh round).
    */
-  thenIn: Code<L> | null | undefined;
-  elseIn: Code<L> | null | undefined;
+  readonly ins: readonly (Code<L> | null)[] | undefined;
 }
 
-const PLAIN_SHAPE: AppShape<never> = { kind: PLAIN, prim: undefined, then: undefined, else: undefined, mid: 0, x: undefined, g: undefined, loop: undefined, thenIn: undefined, elseIn: undefined };
+const PLAIN_SHAPE: AppShape<never> = { kind: PLAIN, prim: undefined, then: undefined, else: undefined, mid: 0, x: undefined, g: undefined, loop: undefined, ins: undefined };
 
 function appShapeOf<L>(a3: Code<L> & { k: 'app' }): AppShape<L> {
   const a2 = a3.fn, r = a3.arg;
@@ -444,21 +446,20 @@ function appShapeOf<L>(a3: Code<L> & { k: 'app' }): AppShape<L> {
   if (r.k === 'record' && r.elems.length === 0 && a2.k === 'app' && a2.arg.k === 'lam') {
     const a1 = a2.fn;
     if (a1.k === 'app' && a1.arg.k === 'lam' && a1.fn.k === 'prim' && a1.fn.name === 'fromBool' && a1.fn.quick) {
-      out = { kind: IF, prim: a1.fn, then: a1.arg, else: a2.arg, mid: 0, x: undefined, g: undefined, loop: undefined, thenIn: undefined, elseIn: undefined };
+      out = { kind: IF, prim: a1.fn, then: a1.arg, else: a2.arg, mid: 0, x: undefined, g: undefined, loop: undefined, ins: [null, relocate(a1.arg.body, a1.arg.caps) ?? null, relocate(a2.arg.body, a2.arg.caps) ?? null] };
     }
   } else if (a2.k === 'app' && a2.fn.k === 'var' && a2.arg.k === 'var' && a2.fn.slot === a2.arg.slot && a2.fn.slot > 0 && r.k === 'var' && r.slot === 0) {
-    out = { kind: SELF, prim: undefined, then: undefined, else: undefined, mid: 0, x: undefined, g: undefined, loop: undefined, thenIn: undefined, elseIn: undefined };
+    out = { kind: SELF, prim: undefined, then: undefined, else: undefined, mid: 0, x: undefined, g: undefined, loop: undefined, ins: undefined };
   } else if (a2.k === 'var' && a2.slot > 0 && r.k === 'lam' && r.caps.length === 1 && r.caps[0] === 0 && r.body.k === 'app' && appShape(r.body).kind === SELF && r.body.fn.k === 'app' && r.body.fn.fn.k === 'var' && r.body.fn.fn.slot === 1) {
-    out = { kind: UNROLL, prim: undefined, then: r, else: undefined, mid: 0, x: undefined, g: undefined, loop: undefined, thenIn: undefined, elseIn: undefined };
+    out = { kind: UNROLL, prim: undefined, then: r, else: undefined, mid: 0, x: undefined, g: undefined, loop: undefined, ins: undefined };
   }
   a3.fast = out;
   return out;
 }
 
-/** IF: branch `side`'s body relocated into the if's environment (`AppShape.thenIn`, `elseIn`), or null. */
+/** IF: branch `side`'s body relocated into the if's environment (`AppShape.ins`), or null. */
 function branchIn<L>(sh: AppShape<L>, side: number): Code<L> | null {
-  if (side === 1) return sh.thenIn !== undefined ? sh.thenIn : (sh.thenIn = relocate(sh.then!.body, sh.then!.caps) ?? null);
-  return sh.elseIn !== undefined ? sh.elseIn : (sh.elseIn = relocate(sh.else!.body, sh.else!.caps) ?? null);
+  return sh.ins![side]!;
 }
 
 function appShape<L>(a: Code<L> & { k: 'app' }): AppShape<L> {
@@ -846,8 +847,8 @@ function loopPlan<L>(m: Machine<L>, call: Code<L> & { k: 'app' }, callEnv: reado
   if (sh.kind !== IF) return none;
   // The call in the branch's own environment (caps: slot s read from B's `caps[s − 1]`), or in the branch body
   // relocated into B's (`branchIn`: no caps, slots are B's).
-  const rel = sh.elseIn === call || sh.thenIn === call;
-  const side = sh.else!.body === call || sh.elseIn === call ? 2 : sh.then!.body === call || sh.thenIn === call ? 1 : 0;
+  const ins = sh.ins!, rel = ins[2] === call || ins[1] === call;
+  const side = sh.else!.body === call || ins[2] === call ? 2 : sh.then!.body === call || ins[1] === call ? 1 : 0;
   if (side === 0) return none;
   const caps = rel ? undefined : (side === 1 ? sh.then! : sh.else!).caps;
   let c: Code<L> = call, k = 0;
