@@ -213,11 +213,14 @@ function compile<L>(e: Expr<L>, scope: readonly string[], fv: Map<Expr<L>, reado
 export function relocate<L>(c: Code<L>, caps: readonly number[]): Code<L> | undefined {
   if (c.uses.length === 0) return c;
   if (c.k === 'lam') return undefined;
-  const uses = new Array<number>(c.uses.length);
-  for (let i = 0; i < uses.length; i++) {
+  // Pushed, as `usesOf` makes them: a packed array, so that every code node's `uses` has one map (a holey one here
+  // made the fast path's reads of `uses` deoptimise when relocated code first met them: docs/evaluator-v2.md,
+  // "Measurements", twenty-seventh round).
+  const uses: number[] = [];
+  for (let i = 0; i < c.uses.length; i++) {
     const s = c.uses[i]!;
     if (s === 0) return undefined;
-    uses[i] = caps[s - 1]!;
+    uses.push(caps[s - 1]!);
   }
   if (uses.length > 1) uses.sort(bySlot);
   const n = c as Code<L> & { slot: number; fn?: Code<L>; arg?: Code<L>; body?: Code<L>; label?: unknown; elems?: readonly Code<L>[]; target?: Code<L>; index?: Code<L> };
