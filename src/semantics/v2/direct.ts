@@ -136,7 +136,6 @@ function smiOf(q: Q.Rational): number | undefined {
   return x !== undefined && x < 2 ** 30 && x > -(2 ** 30) ? x : undefined;
 }
 
-
 /** A failure (out of fuel, stuck) as opposed to a runtime value: values have no `kind`. */
 function isFailure<L>(x: V2<L> | Failure): x is Failure {
   return (x as { readonly kind?: unknown }).kind !== undefined;
@@ -430,10 +429,10 @@ interface AppShape<L> {
   /**
    * IF: each branch's body moved into the if's own environment (`relocate`: slot s of the branch's environment read
    * from the if's slot `caps[s − 1]`), null where it cannot be: a plain run enters it there, without building the
-   * branch's environment (`branchIn`). Indexed by side (1 then, 2 else; 0 unused) and made with the shape: made on a
-   * side's first `branchIn`, in a field per side, the side a recursion takes last (its base case) was made or read
-   * for the first time in the optimised `runDirect`, which V8 had compiled with no feedback for that code and threw
-   * away there (docs/evaluator-v2.md, "Measurements", twenty-seventh round).
+   * branch's environment (`branchIn`). Indexed by side (1 then, 2 else; 0 unused) and made with the shape. (Made on
+   * a side's first `branchIn` and kept in a field per side, the branch a recursion takes last, its base case, was
+   * made and read for the first time in the optimised `runDirect`, code V8 had compiled with no feedback and threw
+   * away there: docs/evaluator-v2.md, "Measurements", twenty-seventh round.)
    */
   readonly ins: readonly (Code<L> | null)[] | undefined;
 }
