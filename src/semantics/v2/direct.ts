@@ -122,9 +122,9 @@ function giveFrames(f: Frames): void {
  * (holes), so runDirect's frame pushes write their eight slots once instead of as a `push` branch and a store branch
  * each (9 % less bytecode; docs/evaluator-v2.md, "JIT warm-up").
  */
-function growFrames<L>(fk: number[], fpc: L[], fcode: Code<L>[], fenv: (readonly V2<L>[])[], ffuel: number[], fw: Q.Rational[], fx: unknown[], fi: number[]): void {
-  const m = 2 * fk.length;
-  fk.length = m; fpc.length = m; fcode.length = m; fenv.length = m; ffuel.length = m; fw.length = m; fx.length = m; fi.length = m;
+function growFrames(set: Frames): void {
+  const m = 2 * set.fk.length;
+  set.fk.length = m; set.fpc.length = m; set.fcode.length = m; set.fenv.length = m; set.ffuel.length = m; set.fw.length = m; set.fx.length = m; set.fi.length = m;
 }
 
 /**
@@ -429,8 +429,8 @@ interface AppShape<L> {
   /**
    * IF: each branch's body moved into the if's own environment (`relocate`: slot s of the branch's environment read
    * from the if's slot `caps[s − 1]`), null where it cannot be: a plain run enters it there, without building the
-   * branch's environment (`branchIn`). Indexed by side (1 then, 2 else; 0 unused) and made with the shape. (Made on
-   * a side's first `branchIn` and kept in a field per side, the branch a recursion takes last, its base case, was
+   * branch's environment (IF in `runFrames`). Indexed by side (1 then, 2 else; 0 unused) and made with the shape. (Made on
+   * a side's first entry and kept in a field per side, the branch a recursion takes last, its base case, was
    * made and read for the first time in the optimised `runDirect`, code V8 had compiled with no feedback and threw
    * away there: docs/evaluator-v2.md, "Measurements", twenty-seventh round.)
    */
@@ -454,11 +454,6 @@ function appShapeOf<L>(a3: Code<L> & { k: 'app' }): AppShape<L> {
   }
   a3.fast = out;
   return out;
-}
-
-/** IF: branch `side`'s body relocated into the if's environment (`AppShape.ins`), or null. */
-function branchIn<L>(sh: AppShape<L>, side: number): Code<L> | null {
-  return sh.ins![side]!;
 }
 
 function appShape<L>(a: Code<L> & { k: 'app' }): AppShape<L> {
@@ -845,7 +840,7 @@ function loopPlan<L>(m: Machine<L>, call: Code<L> & { k: 'app' }, callEnv: reado
   const sh = appShape(code);
   if (sh.kind !== IF) return none;
   // The call in the branch's own environment (caps: slot s read from B's `caps[s − 1]`), or in the branch body
-  // relocated into B's (`branchIn`: no caps, slots are B's).
+  // relocated into B's (`AppShape.ins`: no caps, slots are B's).
   const ins = sh.ins!, rel = ins[2] === call || ins[1] === call;
   const side = sh.else!.body === call || ins[2] === call ? 2 : sh.then!.body === call || ins[1] === call ? 1 : 0;
   if (side === 0) return none;
@@ -1053,7 +1048,7 @@ function runFrames<L>(m: Machine<L>, root: Cfg<L>, stepLimit: number | undefined
                 pc = f1.label; code = c1b; env = enterFrom(fbb, a1, g, fb.env); fuel -= 1;
                 continue;
               }
-              if (sp === fk.length) growFrames(fk, fpc, fcode, fenv, ffuel, fw, fx, fi);
+              if (sp === fk.length) growFrames(set);
               fk[sp] = FIX_ARG; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = NO_ENV; ffuel[sp] = fuel; fw[sp] = cw; fx[sp] = env[0];
               sp++;
               pc = f1.label; code = fbb; env = bodyEnv(g, fb.env); fuel -= 3; cw = Q.ONE;
@@ -1088,7 +1083,7 @@ function runFrames<L>(m: Machine<L>, root: Cfg<L>, stepLimit: number | undefined
             const a2 = code.fn as Code<L> & { k: 'app' }, a1 = a2.fn;
             for (let j = 0; j < 3; j++) {
               const c = j === 0 ? code : j === 1 ? a2 : a1;
-              if (sp === fk.length) growFrames(fk, fpc, fcode, fenv, ffuel, fw, fx, fi);
+              if (sp === fk.length) growFrames(set);
               fk[sp] = APP_FN; fpc[sp] = pc; fcode[sp] = c; fenv[sp] = env; ffuel[sp] = fuel - j; fw[sp] = j === 0 ? cw : Q.ONE; fx[sp] = undefined;
               sp++;
             }
@@ -1108,7 +1103,7 @@ function runFrames<L>(m: Machine<L>, root: Cfg<L>, stepLimit: number | undefined
             // A plain run (neither a frontier run nor depth first past a branch: none looks at code identities
             // here): the branch body moved into this environment, when it can be (it does not read `_`), is
             // entered in it — the same reads of the same values, without an environment per branch taken.
-            const rel = branchIn(sh, side);
+            const rel = sh.ins![side]!;
             if (rel !== null) { m.fused.branchIn++; pc = l1; code = rel; fuel -= 2; continue; }
           }
           const caps = sel.caps, n = caps.length;
@@ -1146,7 +1141,7 @@ function runFrames<L>(m: Machine<L>, root: Cfg<L>, stepLimit: number | undefined
           }
         }
         if (!fc.quick) {
-          if (sp === fk.length) growFrames(fk, fpc, fcode, fenv, ffuel, fw, fx, fi);
+          if (sp === fk.length) growFrames(set);
           fk[sp] = APP_FN; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = env; ffuel[sp] = fuel; fw[sp] = cw; fx[sp] = undefined;
           sp++;
           code = fc; fuel--; cw = Q.ONE;
@@ -1158,7 +1153,7 @@ function runFrames<L>(m: Machine<L>, root: Cfg<L>, stepLimit: number | undefined
         const ac = code.arg;
         if (!ac.quick) {
           // (Its environment is not needed after this premise: not kept, so a deep stack holds less.)
-          if (sp === fk.length) growFrames(fk, fpc, fcode, fenv, ffuel, fw, fx, fi);
+          if (sp === fk.length) growFrames(set);
           fk[sp] = APP_ARG; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = NO_ENV; ffuel[sp] = fuel; fw[sp] = cw; fx[sp] = fn;
           sp++;
           code = ac; fuel--; cw = Q.ONE;
@@ -1187,7 +1182,7 @@ function runFrames<L>(m: Machine<L>, root: Cfg<L>, stepLimit: number | undefined
           // second only, holding the first value and no environment.
           const x = quickIn(m, pc, e0, env, fuel - 2);
           if (isFailure(x)) { has = true; val = x; w = cw; break; }
-          if (sp === fk.length) growFrames(fk, fpc, fcode, fenv, ffuel, fw, fx, fi);
+          if (sp === fk.length) growFrames(set);
           // A small integer at ⊥ is held as its number (fi 2), not as its value: a deep recursion then keeps no
           // object alive per level (a V8 small integer in an array is no object), and the collector copies none.
           const xn = x.label === bottom && x.body.kind === 'num' ? smiOf(x.body.value) : undefined;
@@ -1197,7 +1192,7 @@ function runFrames<L>(m: Machine<L>, root: Cfg<L>, stepLimit: number | undefined
           code = code.arg.elems[1]!; fuel -= 2; cw = Q.ONE;
           continue;
         }
-        if (sp === fk.length) growFrames(fk, fpc, fcode, fenv, ffuel, fw, fx, fi);
+        if (sp === fk.length) growFrames(set);
         fk[sp] = PRIM_PAIR; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = env; ffuel[sp] = fuel - 1; fw[sp] = cw; fx[sp] = undefined; fi[sp] = 0;
         sp++;
         code = e0; fuel -= 2; cw = Q.ONE;
@@ -1209,7 +1204,7 @@ function runFrames<L>(m: Machine<L>, root: Cfg<L>, stepLimit: number | undefined
         const kind = k === 'prim' ? PRIM : CONS;
         const x = k === 'prim' ? undefined : new Array<V2<L>>(code.elems.length);
         const e = k === 'prim' || code.elems.length === 1 ? NO_ENV : env;
-        if (sp === fk.length) growFrames(fk, fpc, fcode, fenv, ffuel, fw, fx, fi);
+        if (sp === fk.length) growFrames(set);
         fk[sp] = kind; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = e; ffuel[sp] = fuel; fw[sp] = cw; fx[sp] = x; fi[sp] = 0;
         sp++;
         code = k === 'prim' ? code.arg : code.elems[0]!; fuel--; cw = Q.ONE;
@@ -1221,7 +1216,7 @@ function runFrames<L>(m: Machine<L>, root: Cfg<L>, stepLimit: number | undefined
         // ArrayIndex: the target at fuel − 1 (then ArrayIndex's index, in the environment kept).
         const kind = k === 'fork' ? FORK : k === 'send' ? SEND : k === 'field' ? FIELD : INDEX;
         const e = k === 'index' ? env : NO_ENV, c = k === 'fork' ? conv : undefined;
-        if (sp === fk.length) growFrames(fk, fpc, fcode, fenv, ffuel, fw, fx, fi);
+        if (sp === fk.length) growFrames(set);
         fk[sp] = kind; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = e; ffuel[sp] = fuel; fw[sp] = cw; fx[sp] = c; fi[sp] = 0;
         sp++;
         code = k === 'fork' ? code.body : k === 'send' ? code.arg : code.target; fuel--; cw = Q.ONE;
@@ -1262,7 +1257,7 @@ function runFrames<L>(m: Machine<L>, root: Cfg<L>, stepLimit: number | undefined
       // Any other rule: its generator, started below.
       m.fused.generators++;
       const gen = m.rule({ pc, conv, code, env, fuel });
-      if (sp === fk.length) growFrames(fk, fpc, fcode, fenv, ffuel, fw, fx, fi);
+      if (sp === fk.length) growFrames(set);
       fk[sp] = GEN; fpc[sp] = pc; fcode[sp] = code; fenv[sp] = NO_ENV; ffuel[sp] = fuel; fw[sp] = cw; fx[sp] = gen;
       sp++;
       has = false;
