@@ -141,7 +141,8 @@ describe('v2 shares nothing observable between evaluations', () => {
   it('runs that reuse the fast path\'s frame arrays after a deep run and an aborted one give the spec\'s answers', () => {
     // The fast path keeps its frame arrays from one run to the next (direct.ts `takeFrames`): a deep recursion leaves
     // a large set (held weakly, its stale frames in it), a run stopped by the step budget leaves its frames
-    // mid-derivation. Evaluations after each, on every lattice, against the substitution evaluator.
+    // mid-derivation. Evaluations after each, on every lattice, against the substitution evaluator. (Shown able to
+    // fail: a Fork/Send/Field/Index frame pushed without its `fi = 0` reads a stale or missing slot and fails here.)
     const deep = (lat: Lattice<unknown>): Expr<unknown> => parse('let sum = fix (\\f. \\n. if n == 0 then 0 else n + f (n - 1)) in sum 3000', lat) as Expr<unknown>;
     let compared = 0, aborted = 0;
     for (const lat of LATTICES) {
