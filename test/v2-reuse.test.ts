@@ -18,6 +18,7 @@ import type { Expr } from '../src/syntax/ast.ts';
 import { closeProgram, loadPrelude } from '../src/semantics/prelude.ts';
 import { evaluate, type Evaluation } from '../src/semantics/evaluate.ts';
 import { evaluateV2 } from '../src/semantics/v2/index.ts';
+import { dropFrameSets, keptFrames } from '../src/semantics/v2/direct.ts';
 import type { PModel } from '../src/semantics/model.ts';
 import { coinModel, standardModel } from '../src/semantics/models/index.ts';
 import { failureKey, showConversation } from '../src/semantics/config.ts';
@@ -165,5 +166,30 @@ describe('v2 shares nothing observable between evaluations', () => {
     }
     expect(aborted).toBe(LATTICES.length);
     expect(compared).toBe(2 * 7 * LATTICES.length);
+  });
+
+  it('the frame sets kept between runs hold no value once their runs are over, whatever the runs did', () => {
+    // A kept set is cleared only up to the deepest frame its last run used (direct.ts `giveFrames`). Runs of
+    // changing depths (within the kept size), depth-first runs over a model's responses, and runs stopped by the
+    // step budget mid-recursion; after each, no kept slot may still point at a value, an environment or code.
+    // (Shown able to fail: `giveFrames` keeping a set without clearing it, or clearing only its first three frames, fails the first check.)
+    const lat = LATTICES[1]!;
+    const sum = (n: number): Expr<unknown> => closeProgram(parse(`let sum = fix (\\f. \\n. if n == 0 then 0 else n + f (n - 1)) in sum ${n}`, lat) as Expr<unknown>, loadPrelude(lat));
+    const start = { label: lat.bottom, messages: [] };
+    // A deep run earlier in this file left a large set, which runs take first (and which is never cleared).
+    dropFrameSets();
+    let runs = 0;
+    for (const n of [20, 5, 25, 2, 12]) {
+      const r = evaluateV2(coin, lat, lat.bottom, start, sum(n), 1_000);
+      expect(entries(r.finals).map(([f]) => print(f.value, lat))).toEqual([`${lat.show(lat.bottom)}:${(n * (n + 1)) / 2}`]);
+      expect(keptFrames().held, `after sum ${n}`).toBe(0);
+      for (const e of programs(lat)) { run(lat, coin, e, lat.bottom, 40, 'v2'); expect(keptFrames().held).toBe(0); runs++; }
+      expect(() => evaluateV2(coin, lat, lat.bottom, start, sum(n), 1_000, { maxSteps: 40 + n })).toThrow(BudgetExceeded);
+      expect(keptFrames().held, `after sum ${n} stopped by the step budget`).toBe(0);
+    }
+    expect(runs).toBe(5 * 7);
+    // Not vacuous: the runs used kept sets, grown past the shallower depths above (sum 25 needs more than 25 frames).
+    expect(keptFrames().sets).toBeGreaterThan(0);
+    expect(keptFrames().slots).toBeGreaterThanOrEqual(32);
   });
 });

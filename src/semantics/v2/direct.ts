@@ -109,12 +109,37 @@ function takeFrames(): Frames {
   return spareFrames.pop() ?? newFrames();
 }
 
-/** A run's set back: a small one cleared (no stale value kept alive by it) and kept, a large one held weakly. */
+/**
+ * A run's set back: a small one cleared (no stale value kept alive by it) and kept, a large one held weakly. Only the
+ * frames the run used are cleared: every frame push (and a depth-first run's restore) sets `fcode`, frames are
+ * pushed from slot 0 up, and the previous give cleared every slot it found set, so the slots holding anything are
+ * exactly the prefix up to the first `fcode` left undefined. (Filling all five arrays of a set that once held 64 frames
+ * cost ≈ 0.45 µs per run, 1–2 % of a suite's small evaluations.)
+ */
 function giveFrames(f: Frames): void {
   if (f.fk.length > FRAMES_KEPT) { bigFrames = new WeakRef(f); return; }
   if (spareFrames.length >= 4) return;
-  f.fpc.fill(undefined); f.fcode.fill(undefined); f.fenv.fill(undefined); f.fw.fill(undefined); f.fx.fill(undefined);
+  const { fpc, fcode, fenv, fw, fx } = f;
+  for (let i = 0; i < fcode.length && fcode[i] !== undefined; i++) {
+    fpc[i] = undefined; fcode[i] = undefined; fenv[i] = undefined; fw[i] = undefined; fx[i] = undefined;
+  }
   spareFrames.push(f);
+}
+
+/** For tests: forget every kept set (the next runs start from new ones, as in a fresh process). */
+export function dropFrameSets(): void {
+  spareFrames.length = 0;
+  bigFrames = undefined;
+}
+
+/** For tests: the kept spare sets, their frame slots in all, and how many of those still hold a value (0 when every give cleared what its run used). */
+export function keptFrames(): { readonly sets: number; readonly slots: number; readonly held: number } {
+  let slots = 0, held = 0;
+  for (const f of spareFrames) {
+    slots += f.fk.length;
+    for (const a of [f.fpc, f.fcode, f.fenv, f.fw, f.fx]) for (let i = 0; i < a.length; i++) if (a[i] !== undefined) held++;
+  }
+  return { sets: spareFrames.length, slots, held };
 }
 
 /**
