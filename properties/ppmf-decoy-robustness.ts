@@ -21,10 +21,11 @@ export interface DecoyCase {
   readonly decoys: DecoySpec;
 }
 
-/** A case's scenario with its decoys, and its branches with decoys by writer response (filled as needed). */
+/** A case's scenario with its decoys, and its branches with decoys by writer response under `system` (filled as needed). */
 interface Decoyed {
   readonly scenario: Scenario;
-  readonly after: (Branch | undefined)[];
+  system: PpmfCtx['system'] | undefined;
+  after: (Branch | undefined)[];
 }
 
 /**
@@ -37,7 +38,7 @@ const decoyed = new Recent<DecoyCase, Decoyed>();
 function withDecoys(c: DecoyCase): Decoyed {
   let d = decoyed.get(c);
   if (d === undefined) {
-    d = { scenario: { ...c.scenario, decoys: decoysFor(c.scenario, c.decoys) }, after: [] };
+    d = { scenario: { ...c.scenario, decoys: decoysFor(c.scenario, c.decoys) }, system: undefined, after: [] };
     decoyed.set(c, d);
   }
   return d;
@@ -46,6 +47,8 @@ function withDecoys(c: DecoyCase): Decoyed {
 /** The branch of writer response `i` with the case's decoys, run once per case. */
 function afterBranch(c: DecoyCase, ctx: PpmfCtx, i: number): Branch {
   const d = withDecoys(c);
+  // Branches depend on the system: a case checked under another one (a replay against a variant) starts afresh.
+  if (d.system !== ctx.system) { d.system = ctx.system; d.after = []; }
   let b = d.after[i];
   if (b === undefined) {
     const r = c.scenario.writer.responses[i]!;

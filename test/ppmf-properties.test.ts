@@ -98,6 +98,20 @@ describe('every PPMF property can fail: a broken system yields a shrunk countere
     expectShrunkCounterexample(v, ppmfDecoyRobustness, sys);
     expect(v.counterexample?.reason).toMatch(/with \d+ decoys: ALLOW/);
   });
+  it('decoy robustness judges a case under the system it is given, one system after another on the same case object', () => {
+    // The suite keeps a case's branches with decoys for its stats, check and show (ppmf-decoy-robustness.ts): they
+    // depend on the system, so the same case object checked under PPMF, then max-retrieved, then PPMF again must get
+    // each system's own verdict. (Shown able to fail: the cache without its system check passes max-retrieved's
+    // counterexample under PPMF's branches.)
+    const sys = systemByName('max-retrieved');
+    const cx = run(ppmfDecoyRobustness, sys).counterexample;
+    expect(cx).toBeDefined();
+    if (cx === undefined) return;
+    const c = cx.value as Parameters<typeof ppmfDecoyRobustness.check>[0];
+    expect(ppmfDecoyRobustness.check(c, { system: PPMF }).ok).toBe(true);
+    expect(ppmfDecoyRobustness.check(c, { system: sys }).ok).toBe(false);
+    expect(ppmfDecoyRobustness.check(c, { system: PPMF }).ok).toBe(true);
+  });
   it('fail-closed monotonicity FAILS on legacy-default (a missing channel read as the user)', () => {
     const sys = systemByName('legacy-default');
     const v = run(ppmfFailClosed, sys, 1, 1000);
