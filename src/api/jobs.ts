@@ -8,6 +8,7 @@ import { resolveLattice } from '../lattice/registry.ts';
 import { checkLattice } from '../../properties/lattice-laws.ts';
 import { checkDistributions } from '../../properties/distributions.ts';
 import { referenceCtx } from '../llmbda/context.ts';
+import { clearSharedEvaluations } from '../llmbda/evaluation-cache.ts';
 import { resolveVariant } from '../variants/catalogue.ts';
 import { variantSemantics, variantSkipping } from '../variants/variant.ts';
 import { suiteRefusal } from '../llmbda/variant-ctx.ts';
@@ -40,6 +41,11 @@ export interface Job {
    * apart: they never feed the generated run or its statistics, so the verdict depends on the seed alone.
    */
   readonly corpus?: readonly string[];
+  /**
+   * The (family, lattice) group of suites drawing the same cases this job belongs to (`familyOrder`): its
+   * evaluations go through the shared table, which a worker empties when it starts a job of another group.
+   */
+  readonly group?: string;
 }
 
 /** One saved case replayed by a check job: what the suite concluded and what the entry expects. */
@@ -99,6 +105,48 @@ export const SUITE_COST: Readonly<Record<string, number>> = {
   'ppmf-bridge-benign-completeness': 1.3, 'ppmf-bridge-unrelated-confirmation': 3, 'ppmf-bridge-nonamplification': 5.8, 'ppmf-bridge-tipni': 6.7,
 };
 
+/**
+ * Suites that draw the same cases (the same generator with the same options, hence with one seed the same cases),
+ * so evaluate the same configurations: the check runs a family's jobs on a lattice one after the other, in the
+ * order listed, and the later ones find their evaluations in the shared table (llmbda/evaluation-cache.ts).
+ * Insulated TIPNI's generator keeps only I-maximal observers and always generates `endorse`: its cases are TIPNI's
+ * on a lattice that does not factor and whose observers are all I-maximal (two-point, chain(N)), not on
+ * powerset-us, so it comes last, where what it stores pushes out nothing a later member needs. Tested in
+ * test/evaluation-cache.test.ts (the later members evaluate nothing new).
+ */
+export const CASE_FAMILIES: Readonly<Record<string, readonly string[]>> = {
+  pairs: ['tipni', 'lemma5', 'leakage', 'insulated-tipni'],
+  single: ['confinement', 'lemma2', 'theorem3'],
+  'skipping pairs': ['stripping', 'high-blindness', 'lemma13'],
+};
+
+const familyOf = new Map(Object.entries(CASE_FAMILIES).flatMap(([f, suites]) => suites.map((s, i) => [s, { family: f, rank: i }] as const)));
+
+/**
+ * The order the pool gets `check`'s jobs in, with the cost it sorts them by: each (family, lattice) group's jobs
+ * together, in the family's order, every job of a group costing the group's total cost, so that the pool's
+ * longest-first sort keeps a group together (its sort is stable) and starts the longest groups first. A job outside
+ * every family is a group of its own.
+ */
+export function familyOrder(jobs: readonly Job[]): { readonly jobs: Job[]; readonly cost: (job: Job) => number } {
+  const groupOf = (j: Job): string => `${familyOf.get(j.suite)?.family ?? `suite ${j.suite}`} on ${j.lattice}${j.variant ? ` under ${j.variant}` : ''}`;
+  const groups = new Map<string, Job[]>();
+  for (const j of jobs) {
+    const g = groupOf(j);
+    const list = groups.get(g);
+    if (list) list.push(j); else groups.set(g, [j]);
+  }
+  const rank = (j: Job): number => familyOf.get(j.suite)?.rank ?? 0;
+  for (const list of groups.values()) list.sort((a, b) => rank(a) - rank(b));
+  const costs = new Map([...groups].map(([g, js]) => [g, js.reduce((a, j) => a + jobCost(j), 0)]));
+  // Only a group of two jobs or more shares: a lone job would pay for keys and memory it never uses again.
+  const tag = ([g, js]: [string, Job[]]): Job[] => (js.length > 1 ? js.map((j) => ({ ...j, group: g })) : js);
+  return { jobs: [...groups].flatMap(tag), cost: (j) => costs.get(groupOf(j)) ?? jobCost(j) };
+}
+
+/** The group of the job this thread ran last (`Job.group`). */
+let lastGroup: string | undefined;
+
 /** A job's share of a `--time` budget: its planned cases (bridge cases, whole memory pipelines, count 10). */
 export function jobShare(job: Job): number {
   return job.runs * (job.lattice === 'ppmf' ? 10 : 1);
@@ -127,10 +175,13 @@ export async function runJob(job: Job, onCase?: (cases: number) => void): Promis
   const variant: Variant | undefined = job.variant ? await resolveVariant(job.variant) : undefined;
   const refused = variant ? suiteRefusal(suite, variant, { named: true }) : undefined; // check left out what `all` may not run
   if (refused) throw new UserError(refused);
+  // The shared evaluations belong to one group: a job of another drops them (they would only be carried along).
+  if (job.group !== lastGroup) { clearSharedEvaluations(); lastGroup = job.group; }
   const ctx = referenceCtx(lat, {
     ...(variant ? { semantics: variantSemantics(variant), skipping: variantSkipping(variant) } : {}),
     ...(job.profile ? { profile: job.profile } : {}),
     ...(job.maxSteps !== undefined ? { maxSteps: job.maxSteps } : {}),
+    ...(job.group !== undefined ? { shared: true } : {}),
   });
   const verdict = runSuite(suite, ctx, opts);
   const corpus = job.corpus?.length ? { corpus: replayCorpus(job.corpus, suite, ctx, job.variant !== undefined) } : {};

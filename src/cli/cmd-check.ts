@@ -9,7 +9,7 @@ import pc from 'picocolors';
 import { SHIPPED_LATTICES } from '../lattice/registry.ts';
 import { PPMF_SUITES, PPMF_BRIDGE_SUITES, LLMBDA_SUITES, checkSuiteNames } from '../api/registry.ts';
 import { defaultWorkers, poolSize, runPool } from '../runner/pool.ts';
-import { CHECK_JOBS, checkReplayCommand, jobCost, jobError, jobShare, type Job, type JobResult } from '../api/jobs.ts';
+import { CHECK_JOBS, checkReplayCommand, familyOrder, jobError, jobShare, type Job, type JobResult } from '../api/jobs.ts';
 import { availableParallelism } from 'node:os';
 import { withInterrupts } from './interrupt.ts';
 import { CORPUS_DIR, loadEntry, scanCorpus, slug } from '../llmbda/corpus.ts';
@@ -153,8 +153,8 @@ export function registerCheck(program: Command, result: CommandResult): void {
       }, async () => {
         const lawResults = await runPool(lawJobs, CHECK_JOBS, { ...pool, workers: 1, onDone: tick });
         const brokenUser = new Set(lawResults.filter((r) => r.status !== 'holds').map((r) => r.job.lattice));
-        const runnable = rest.filter((j) => !brokenUser.has(j.lattice));
-        const results = [...lawResults, ...(await runPool(runnable, CHECK_JOBS, { ...pool, workers, cost: jobCost, onDone: tick }))];
+        const runnable = familyOrder(rest.filter((j) => !brokenUser.has(j.lattice)));
+        const results = [...lawResults, ...(await runPool(runnable.jobs, CHECK_JOBS, { ...pool, workers, cost: runnable.cost, onDone: tick }))];
         progress?.stop();
         return { results, brokenUser };
       });

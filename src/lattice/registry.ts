@@ -53,7 +53,7 @@ export function latticeByName(name: string): AnyLattice | undefined {
   const ch = /^chain\(\s*(\d+)\s*\)$/.exec(s);
   if (ch) {
     const n = Number(ch[1]);
-    return n >= 1 && n <= MAX_CHAIN ? chain(n) : undefined;
+    return n >= 1 && n <= MAX_CHAIN ? built(`chain(${n})`, () => chain(n)) : undefined;
   }
   const pr = /^product\((.*)\)$/.exec(s);
   if (pr) {
@@ -70,7 +70,19 @@ export function latticeByName(name: string): AnyLattice | undefined {
 function productOf(a: string, b: string): AnyLattice | undefined {
   const la = latticeByName(a);
   const lb = latticeByName(b);
-  return la && lb ? product(la, lb) : undefined;
+  return la && lb ? built(`(${la.name})×(${lb.name})`, () => product(la, lb)) : undefined;
+}
+
+/**
+ * One object per parametric lattice name in a process: what is keyed by lattice (the prelude parsed for it, the
+ * suites' shared evaluations, llmbda/evaluation-cache.ts) is then shared by every job on `chain(3)`, as it is for
+ * the named lattices.
+ */
+const parametric = new Map<string, AnyLattice>();
+function built(key: string, make: () => AnyLattice): AnyLattice {
+  let l = parametric.get(key);
+  if (!l) { l = make(); parametric.set(key, l); }
+  return l;
 }
 
 /** Does `spec` look like a path to a lattice file rather than a name? */

@@ -9,6 +9,7 @@ import type { Semantics } from '../semantics/rules-types.ts';
 import { REFERENCE } from '../semantics/rules.ts';
 import { SKIPPING } from '../skipping/skipping.ts';
 import { evaluate, type Evaluation } from '../semantics/evaluate.ts';
+import { evaluateShared, type CaseRun } from './evaluation-cache.ts';
 import { modelOf, showModelSpec, type ModelSpec } from '../generators/models.ts';
 import type { PModel } from '../semantics/model.ts';
 import { Recent } from '../runner/recent.ts';
@@ -30,6 +31,12 @@ export interface LlmbdaCtx<L> {
   readonly maxDepth?: number;
   /** Step budget per evaluation (default `CASE_STEP_BUDGET`). */
   readonly maxSteps?: number;
+  /**
+   * Evaluate through the table shared by the suites of this process (llmbda/evaluation-cache.ts): set by `check`
+   * for the suites that draw the same cases (`CASE_FAMILY`, api/jobs.ts). Off by default: a run that meets no
+   * configuration twice would only pay for the keys and the memory.
+   */
+  readonly shared?: boolean;
   /** The reference semantics reports compare against (default `REFERENCE`; a variant with added primitives sets it to the reference with them). */
   readonly reference?: Semantics;
 }
@@ -55,8 +62,18 @@ export function caseModel(spec: ModelSpec): PModel {
 
 /** `⟦pc ⊢ C_side, e_side⟧` under the context's semantics (or the skipping one). */
 export function runSide<L>(ctx: LlmbdaCtx<L>, c: PairCase<L>, side: Side, skipping = false): Evaluation<L> {
-  return evaluate(caseModel(c.model), ctx.lat, c.pc, conversationOf(c, side), programOf(c, side), c.fuel,
-    { maxSteps: ctx.maxSteps ?? CASE_STEP_BUDGET, ...(skipping ? { semantics: ctx.skipping, observer: c.obs } : { semantics: ctx.semantics }) });
+  return caseEvaluation(ctx, {
+    model: caseModel(c.model), pc: c.pc, conv: conversationOf(c, side), expr: programOf(c, side), fuel: c.fuel,
+    maxSteps: ctx.maxSteps ?? CASE_STEP_BUDGET, ...(skipping ? { semantics: ctx.skipping, observer: c.obs } : { semantics: ctx.semantics }),
+  });
+}
+
+/** Evaluate one configuration of a case: through the shared table when the context says so. */
+function caseEvaluation<L>(ctx: LlmbdaCtx<L>, r: CaseRun<L>): Evaluation<L> {
+  if (ctx.shared) return evaluateShared(ctx.lat, r);
+  return evaluate(r.model, ctx.lat, r.pc, r.conv, r.expr, r.fuel, {
+    semantics: r.semantics, maxSteps: r.maxSteps, ...(r.observer !== undefined ? { observer: r.observer } : {}),
+  });
 }
 
 /**
@@ -77,7 +94,7 @@ export function runSingle<L>(ctx: LlmbdaCtx<L>, c: SingleCase<L>): Evaluation<L>
   if (!perSem) { perSem = new Recent(); singleCache.set(ctx.semantics, perSem); }
   const hit = perSem.get(c) as Evaluation<L> | undefined;
   if (hit) return hit;
-  const res = evaluate(caseModel(c.model), ctx.lat, c.pc, c.conv, c.expr, c.fuel, { semantics: ctx.semantics, maxSteps: ctx.maxSteps ?? CASE_STEP_BUDGET });
+  const res = caseEvaluation(ctx, { model: caseModel(c.model), pc: c.pc, conv: c.conv, expr: c.expr, fuel: c.fuel, semantics: ctx.semantics, maxSteps: ctx.maxSteps ?? CASE_STEP_BUDGET });
   perSem.set(c, res as Evaluation<unknown>);
   return res;
 }
