@@ -206,6 +206,26 @@ describe.concurrent('llmbda check', () => {
     expect(r.stdout).toMatch(/tipni\s+two-point\s+50\s+\S+\s+holds/);
   });
 
+  it('the suites sharing evaluations give what --no-shared gives: verdicts, counts, counterexamples (reference and a leaky variant)', async () => {
+    // The families' suites on two lattices, and under test-bare-pc (which TIPNI and Lemma 5 catch, so counterexamples
+    // with their seeds, paths and shrinks are compared too).
+    const suites = (names: string[]) => names.flatMap((s) => ['--suite', s]);
+    const families = ['tipni', 'lemma5', 'leakage', 'confinement', 'lemma2'];
+    const common = ['check', '--runs', '120', '--seed', '5', '--no-progress', '--no-corpus', '--json'];
+    // The variant replaces LabelTest, which the skipping suites then refuse: they run on the reference only.
+    const leaky = [...suites(families), '--lattice', 'powerset-us', '--variant', 'test-bare-pc'];
+    const runs = [[...suites([...families, 'stripping', 'high-blindness']), '--lattice', 'two-point', '--lattice', 'chain(3)'], leaky];
+    for (const extra of runs) {
+      const [shared, alone] = await Promise.all([llmbda(...common, ...extra), llmbda(...common, ...extra, '--no-shared')]);
+      expect(shared.code).toBe(alone.code);
+      const cases = (r: Ran) => (JSON.parse(r.stdout) as { cases: Record<string, unknown>[] }).cases.map(({ timeMs: _t, ...rest }) => rest);
+      expect(cases(shared)).toEqual(cases(alone));
+      expect(cases(shared).length).toBeGreaterThan(0);
+    }
+    const failing = await llmbda(...common, ...leaky);
+    expect(failing.code).toBe(1); // the variant run really compared counterexamples
+  });
+
   it('check --lattice ./examples/broken-lattice.ts exits non-zero and names associativity', async () => {
     const r = await llmbda('check', '--lattice', './examples/broken-lattice.ts', '--runs', '50', '--seed', '1', '--no-progress');
     expect(r.code).not.toBe(0);

@@ -216,5 +216,9 @@ describe("check's families of suites drawing the same cases", () => {
     expect(ordered.filter((j) => j.group === undefined).map((j) => j.suite)).toEqual(['lemma4']);
     expect(new Set(ordered.slice(0, 2).map(cost)).size).toBe(1);
     expect(cost(ordered[0]!)).toBeGreaterThan(cost(ordered[7]!));
+    // check --no-shared: the same order, no job shares.
+    const alone = familyOrder(jobs, { share: false });
+    expect(alone.jobs.map((j) => `${j.suite}/${j.lattice}`)).toEqual(ordered.map((j) => `${j.suite}/${j.lattice}`));
+    expect(alone.jobs.every((j) => j.group === undefined)).toBe(true);
   });
 });

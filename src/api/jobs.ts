@@ -126,9 +126,10 @@ const familyOf = new Map(Object.entries(CASE_FAMILIES).flatMap(([f, suites]) => 
  * The order the pool gets `check`'s jobs in, with the cost it sorts them by: each (family, lattice) group's jobs
  * together, in the family's order, every job of a group costing the group's total cost, so that the pool's
  * longest-first sort keeps a group together (its sort is stable) and starts the longest groups first. A job outside
- * every family is a group of its own.
+ * every family is a group of its own. The jobs of a group of two or more get its name (`Job.group`), which turns on
+ * the shared evaluations in their worker, unless `share` is false.
  */
-export function familyOrder(jobs: readonly Job[]): { readonly jobs: Job[]; readonly cost: (job: Job) => number } {
+export function familyOrder(jobs: readonly Job[], opts: { readonly share?: boolean } = {}): { readonly jobs: Job[]; readonly cost: (job: Job) => number } {
   const groupOf = (j: Job): string => `${familyOf.get(j.suite)?.family ?? `suite ${j.suite}`} on ${j.lattice}${j.variant ? ` under ${j.variant}` : ''}`;
   const groups = new Map<string, Job[]>();
   for (const j of jobs) {
@@ -140,7 +141,8 @@ export function familyOrder(jobs: readonly Job[]): { readonly jobs: Job[]; reado
   for (const list of groups.values()) list.sort((a, b) => rank(a) - rank(b));
   const costs = new Map([...groups].map(([g, js]) => [g, js.reduce((a, j) => a + jobCost(j), 0)]));
   // Only a group of two jobs or more shares: a lone job would pay for keys and memory it never uses again.
-  const tag = ([g, js]: [string, Job[]]): Job[] => (js.length > 1 ? js.map((j) => ({ ...j, group: g })) : js);
+  // `share: false` (`check --no-shared`): the same order, every job on its own.
+  const tag = ([g, js]: [string, Job[]]): Job[] => (js.length > 1 && opts.share !== false ? js.map((j) => ({ ...j, group: g })) : js);
   return { jobs: [...groups].flatMap(tag), cost: (j) => costs.get(groupOf(j)) ?? jobCost(j) };
 }
 

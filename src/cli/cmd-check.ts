@@ -44,6 +44,7 @@ interface CheckOpts {
   maxSteps?: number;
   maxMemoryMb: number;
   corpus: string | false;
+  shared: boolean;
 }
 
 export function registerCheck(program: Command, result: CommandResult): void {
@@ -60,6 +61,7 @@ export function registerCheck(program: Command, result: CommandResult): void {
     .option('--workers <n>', `worker threads (most: one per core, here ${availableParallelism()}; default: one per 1.5 cores, at least 1, while the load average is below the core count, else 1)`, positiveInt('--workers'))
     .option('--reporter <kind>', `output: ${REPORTERS.join(', ')} (see docs/ci.md)`, reporterFlag, 'text')
     .option('--no-progress', 'no progress line (it is only drawn on a terminal anyway)')
+    .option('--no-shared', 'suites that draw the same cases evaluate them each on their own (by default they share the evaluations: docs/design.md)')
     .option('--case-timeout <duration>', 'time limit per case (CPU time of its thread on Linux, else wall clock): a stuck case ends its verdict as an error naming where it was stuck', duration('--case-timeout'), DEFAULT_CASE_TIMEOUT_MS)
     .option('--max-steps <n>', 'evaluation steps per run before a case is discarded as too expensive', positiveInt('--max-steps'))
     .option('--max-memory-mb <n>', `heap cap of each worker thread in MB: a case that exhausts it ends its verdict as an error`, memoryMb('--max-memory-mb'), DEFAULT_MAX_MEMORY_MB)
@@ -153,7 +155,7 @@ export function registerCheck(program: Command, result: CommandResult): void {
       }, async () => {
         const lawResults = await runPool(lawJobs, CHECK_JOBS, { ...pool, workers: 1, onDone: tick });
         const brokenUser = new Set(lawResults.filter((r) => r.status !== 'holds').map((r) => r.job.lattice));
-        const runnable = familyOrder(rest.filter((j) => !brokenUser.has(j.lattice)));
+        const runnable = familyOrder(rest.filter((j) => !brokenUser.has(j.lattice)), { share: opts.shared });
         const results = [...lawResults, ...(await runPool(runnable.jobs, CHECK_JOBS, { ...pool, workers, cost: runnable.cost, onDone: tick }))];
         progress?.stop();
         return { results, brokenUser };
