@@ -107,7 +107,8 @@ export const SUITE_COST: Readonly<Record<string, number>> = {
 
 /**
  * Suites that draw the same cases (the same generator with the same options, hence with one seed the same cases),
- * so evaluate the same configurations: the check runs a family's jobs on a lattice one after the other, in the
+ * so evaluate the same configurations (Lemmas 3 and 4 and Theorem 3's adapter build the generator with other
+ * options; the equivalence suite runs both engines with its own): the check runs a family's jobs on a lattice one after the other, in the
  * order listed, and the later ones find their evaluations in the shared table (llmbda/evaluation-cache.ts).
  * Insulated TIPNI's generator keeps only I-maximal observers and always generates `endorse`: its cases are TIPNI's
  * on a lattice that does not factor and whose observers are all I-maximal (two-point, chain(N)), not on

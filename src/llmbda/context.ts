@@ -33,7 +33,7 @@ export interface LlmbdaCtx<L> {
   readonly maxSteps?: number;
   /**
    * Evaluate through the table shared by the suites of this process (llmbda/evaluation-cache.ts): set by `check`
-   * for the suites that draw the same cases (`CASE_FAMILY`, api/jobs.ts). Off by default: a run that meets no
+   * for the suites that draw the same cases (`CASE_FAMILIES`, api/jobs.ts). Off by default: a run that meets no
    * configuration twice would only pay for the keys and the memory.
    */
   readonly shared?: boolean;

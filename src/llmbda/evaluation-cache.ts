@@ -1,9 +1,10 @@
 /**
  * Evaluations of case configurations shared by the suites of one process, keyed by content.
  *
- * `llmbda check` runs many suites over the same generated cases: with one seed, TIPNI, Insulated TIPNI,
- * Lemmas 4 and 5 and the leakage suite draw the same pairs from the pair generator; Confinement, Lemma 2,
- * Theorem 3 and its adapter the same single cases; Stripping and High-blindness the same skipping pairs. Each
+ * `llmbda check` runs many suites over the same generated cases: with one seed, TIPNI, Lemma 5 and the leakage
+ * suite draw the same pairs (and Insulated TIPNI on lattices where its generator options coincide); Confinement,
+ * Lemma 2 and Theorem 3 the same single cases; Stripping, High-blindness and Lemma 13 the same skipping pairs
+ * (`CASE_FAMILIES`, api/jobs.ts). Each
  * evaluated every configuration again, and a configuration over the step budget was run to the budget again
  * in every suite (docs/evaluator-v2.md, "Twenty-ninth round"). Evaluation is a pure function of what the key
  * holds, so a configuration evaluated once is evaluated for every suite that meets it again, and one found over
@@ -20,7 +21,7 @@
  *
  * The tables together keep the last `SHARED_EVALUATIONS` configurations stored, first in first out, and at most
  * `SHARED_OUTCOMES` outcomes: enough for the default check, which runs the suites that share cases one after the
- * other on each lattice (`checkOrder`, api/jobs.ts), and a bounded memory for any run.
+ * other on each lattice (`familyOrder`, api/jobs.ts), and a bounded memory for any run.
  */
 import type { Lattice } from '../lattice/lattice.ts';
 import type { Expr } from '../syntax/ast.ts';
@@ -38,6 +39,7 @@ export const SHARED_OUTCOMES = 32_768;
 
 /** One configuration to evaluate, as the suites run it. */
 export interface CaseRun<L> {
+  /** Its `name` is its key: it must identify the model, as a case spec's rendering (`caseModel`) does. */
   readonly model: PModel;
   readonly pc: L;
   readonly conv: Conversation<L>;
