@@ -8,8 +8,8 @@ import type { PropertySuite } from '../runner/suite.ts';
 import type { Semantics } from '../semantics/rules-types.ts';
 import { REFERENCE } from '../semantics/rules.ts';
 import { SKIPPING } from '../skipping/skipping.ts';
-import { evaluate, type Evaluation } from '../semantics/evaluate.ts';
-import { evaluateShared, type CaseRun } from './evaluation-cache.ts';
+import type { Evaluation } from '../semantics/evaluate.ts';
+import { evaluateRun, evaluateShared, type CaseRun } from './evaluation-cache.ts';
 import { modelOf, showModelSpec, type ModelSpec } from '../generators/models.ts';
 import type { PModel } from '../semantics/model.ts';
 import { Recent } from '../runner/recent.ts';
@@ -70,10 +70,7 @@ export function runSide<L>(ctx: LlmbdaCtx<L>, c: PairCase<L>, side: Side, skippi
 
 /** Evaluate one configuration of a case: through the shared table when the context says so. */
 function caseEvaluation<L>(ctx: LlmbdaCtx<L>, r: CaseRun<L>): Evaluation<L> {
-  if (ctx.shared) return evaluateShared(ctx.lat, r);
-  return evaluate(r.model, ctx.lat, r.pc, r.conv, r.expr, r.fuel, {
-    semantics: r.semantics, maxSteps: r.maxSteps, ...(r.observer !== undefined ? { observer: r.observer } : {}),
-  });
+  return ctx.shared ? evaluateShared(ctx.lat, r) : evaluateRun(ctx.lat, r);
 }
 
 /**

@@ -51,6 +51,13 @@ export interface CaseRun<L> {
   readonly maxSteps: number;
 }
 
+/** `evaluate` of one configuration, unshared. */
+export function evaluateRun<L>(lat: Lattice<L>, r: CaseRun<L>): Evaluation<L> {
+  return evaluate(r.model, lat, r.pc, r.conv, r.expr, r.fuel, {
+    semantics: r.semantics, maxSteps: r.maxSteps, ...(r.observer !== undefined ? { observer: r.observer } : {}),
+  });
+}
+
 /** An evaluation over its budget, as it was reported. */
 interface OverBudget { readonly overBudget: true; readonly message: string; readonly limit: BudgetExceeded['limit']; readonly value: number }
 type Stored = Evaluation<unknown> | OverBudget;
@@ -112,9 +119,7 @@ export function evaluateShared<L>(lat: Lattice<L>, r: CaseRun<L>): Evaluation<L>
   }
   let res: Evaluation<L>;
   try {
-    res = evaluate(r.model, lat, r.pc, r.conv, r.expr, r.fuel, {
-      semantics: r.semantics, maxSteps: r.maxSteps, ...(r.observer !== undefined ? { observer: r.observer } : {}),
-    });
+    res = evaluateRun(lat, r);
   } catch (e) {
     if (BudgetExceeded.is(e)) remember(t, key, { overBudget: true, message: e.message, limit: e.limit, value: e.value });
     throw e;
