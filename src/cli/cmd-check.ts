@@ -156,7 +156,7 @@ export function registerCheck(program: Command, result: CommandResult): void {
         const lawResults = await runPool(lawJobs, CHECK_JOBS, { ...pool, workers: 1, onDone: tick });
         const brokenUser = new Set(lawResults.filter((r) => r.status !== 'holds').map((r) => r.job.lattice));
         const runnable = familyOrder(rest.filter((j) => !brokenUser.has(j.lattice)), { share: opts.shared });
-        const results = [...lawResults, ...(await runPool(runnable.jobs, CHECK_JOBS, { ...pool, workers, cost: runnable.cost, onDone: tick }))];
+        const results = [...lawResults, ...(await runPool(runnable.jobs, CHECK_JOBS, { ...pool, workers, cost: runnable.cost, groupOf: (j) => j.group, onDone: tick }))];
         progress?.stop();
         return { results, brokenUser };
       });

@@ -47,6 +47,27 @@ export interface PoolOptions<J, R> {
   readonly maxMemoryMb?: number;
   /** Cases judged so far by a running job (sent by the workers at most every ~100 ms; progress lines). */
   readonly onCase?: (job: J, cases: number) => void;
+  /**
+   * A job's group (`check`'s `Job.group`: suites whose evaluations a worker shares), or undefined. A worker that
+   * ran a job of a group takes that group's next job before any other, and the other workers leave a group to the
+   * worker running it while they have other jobs to take (`nextJob`), so that the group's shared evaluations stay
+   * on one thread. With nothing else left, an idle worker takes a job of another's group rather than wait.
+   */
+  readonly groupOf?: (job: J) => string | undefined;
+}
+
+/**
+ * The index in `queue` of the job a worker takes next: with `mine` the group of the job it ran last, that group's
+ * first job; else the first job of no group, or of a group no other worker runs (`owners`: group ↦ worker); else
+ * (every job left belongs to a group another worker runs) the first.
+ */
+export function nextJob<J>(queue: readonly J[], groupOf: (job: J) => string | undefined, owners: ReadonlyMap<string, number>, worker: number, mine: string | undefined): number {
+  if (mine !== undefined) {
+    const at = queue.findIndex((j) => groupOf(j) === mine);
+    if (at >= 0) return at;
+  }
+  const free = queue.findIndex((j) => { const g = groupOf(j); return g === undefined || (owners.get(g) ?? worker) === worker; });
+  return free >= 0 ? free : 0;
 }
 
 /** The worker count actually used: at least 1, at most the cores and the jobs. */
@@ -130,10 +151,24 @@ export async function runPool<J, R>(jobs: readonly J[], mod: JobModule<J, R>, op
     return { w, beats: new Int32Array(heartbeat), sites };
   };
   try {
-    await Promise.all(Array.from({ length: n }, () => new Promise<void>((resolve, reject) => {
+    // Which worker runs each group now (`groupOf`): a group is a worker's from its first job until it takes a job of another.
+    const owners = new Map<string, number>();
+    await Promise.all(Array.from({ length: n }, (_, worker) => new Promise<void>((resolve, reject) => {
       let cur = spawn();
+      let mine: string | undefined;
+      const take = (): { job: J; i: number } | undefined => {
+        const groupOf = opts.groupOf;
+        if (!groupOf) return order.shift();
+        if (order.length === 0) return undefined;
+        const [item] = order.splice(nextJob(order.map((x) => x.job), groupOf, owners, worker, mine), 1);
+        const g = groupOf(item!.job);
+        if (mine !== undefined && mine !== g && owners.get(mine) === worker) owners.delete(mine);
+        mine = g;
+        if (g !== undefined && !owners.has(g)) owners.set(g, worker);
+        return item;
+      };
       const next = (): void => {
-        const item = order.shift();
+        const item = take();
         if (!item) { resolve(); return; }
         let timer: NodeJS.Timeout | undefined;
         const { w, beats, sites } = cur;
