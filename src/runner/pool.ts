@@ -160,7 +160,7 @@ export async function runPool<J, R>(jobs: readonly J[], mod: JobModule<J, R>, op
         const groupOf = opts.groupOf;
         if (!groupOf) return order.shift();
         if (order.length === 0) return undefined;
-        const [item] = order.splice(nextJob(order.map((x) => x.job), groupOf, owners, worker, mine), 1);
+        const [item] = order.splice(nextJob(order, (x) => groupOf(x.job), owners, worker, mine), 1);
         const g = groupOf(item!.job);
         if (mine !== undefined && mine !== g && owners.get(mine) === worker) owners.delete(mine);
         mine = g;
