@@ -4,7 +4,7 @@
  * code ids to merge); an evaluation's top-level program is compiled afresh (`compileProgram`), so its code, and
  * the machine its nodes' caches point to, can be collected once the evaluation returns although the caller
  * still holds the program (a property runner keeps each case while it shrinks and reports). Kept that long,
- * they cost a suite 22–30 % of its CPU in garbage collection (docs/benchmarks.md, thirteenth round).
+ * they cost a suite 22–30 % of its CPU in garbage collection (docs/benchmarks-history.md, thirteenth round).
  */
 import { describe, expect, it } from 'vitest';
 import { setFlagsFromString } from 'node:v8';
