@@ -36,6 +36,7 @@ import { relocate, type Code, type LamCode } from './code.ts';
 import type { Cfg, Entry, Fused, Machine, Rule, WOut } from './machine.ts';
 import { depthOf, mkValue, type Closure, type V2 } from './values.ts';
 import type { FastBinop } from './prims-fast.ts';
+import { numericLane, type Lane } from './lane.ts';
 
 const FUEL: Failure = { kind: 'fuel' };
 /** A frame's environment once it is no longer needed. */
@@ -687,114 +688,32 @@ interface LoopPlan<L> {
   readonly lane: Lane | null;
 }
 
-/** A value of a loop block's numeric lane computed from its state (B's environment as doubles): NaN where it is not a small integer. */
-type NumFn = (st: Float64Array) => number;
-
-/**
- * A loop block's NUMERIC LANE: the condition and the arguments of an iteration as functions on doubles, for a loop
- * whose every value read is a small integer at ⊥ (an integer of magnitude at most 2^53 − 1, as rational.ts keeps
- * it): `+`, `−`, `*` and `%` of such integers and the comparisons, exact on doubles while each result is one again
- * (rational.ts's own fast paths, the same argument). The iterations then build no value and no environment: B's
- * environment is made once, when the lane stops.
- */
-interface Lane {
-  /** The side the condition picks (1: then, 2: else), or 0 where it is not decided on small integers. */
-  readonly cond: NumFn;
-  readonly args: readonly NumFn[];
-  /** Positions of B's environment the lane reads: each must hold a small integer at ⊥ when it starts. */
-  readonly reads: readonly number[];
-  /** Positions an iteration writes (`src` ≥ 1), and from which argument (0-based). */
-  readonly writes: readonly number[];
-  readonly from: readonly number[];
-}
-
-const SAFE = Number.MAX_SAFE_INTEGER;
-/** A double computed from two small integers: itself when it is one again (then exact), else NaN. */
-const smallOr = (r: number): number => (r <= SAFE && r >= -SAFE ? r : NaN);
-
-/** Quick code `c` (where `blockSteps` accepted it) as a function of the lane's state, or undefined (not arithmetic on small integers). */
-function laneValue<L>(c: Code<L>, caps: readonly number[] | undefined, reads: number[]): NumFn | undefined {
-  if (c.k === 'var') {
-    const i = caps === undefined ? c.slot : caps[c.slot - 1]!;
-    if (!reads.includes(i)) reads.push(i);
-    return (st) => st[i]!;
-  }
-  if (c.k === 'scalar') {
-    const e = c.e, x = e.kind === 'num' ? Q.smallOf(e.value) : undefined;
-    return x === undefined ? undefined : () => x;
-  }
-  if (c.k !== 'prim' || c.arg.k !== 'array' || c.arg.elems.length !== 2) return undefined;
-  const a = laneValue(c.arg.elems[0]!, caps, reads), b = laneValue(c.arg.elems[1]!, caps, reads);
-  if (a === undefined || b === undefined) return undefined;
-  switch (c.name) {
-    case 'binop_+': return (st) => smallOr(a(st) + b(st));
-    case 'binop_-': return (st) => smallOr(a(st) - b(st));
-    case 'binop_*': return (st) => smallOr(a(st) * b(st));
-    // Truncating, the sign of the dividend, as `Q.mod`; by zero (−0 too) stuck: left to the rules.
-    case 'binop_%': return (st) => { const y = b(st); return y === 0 ? NaN : a(st) % y; };
-    default: return undefined;
-  }
-}
-
-/** The comparisons the lane decides a condition with (a standard binop's answer on two numbers). */
-const LANE_COMPARE: Readonly<Record<string, (x: number, y: number) => boolean>> = {
-  'binop_==': (x, y) => x === y, 'binop_<': (x, y) => x < y, 'binop_>': (x, y) => x > y, 'binop_<=': (x, y) => x <= y, 'binop_>=': (x, y) => x >= y,
-};
-
-/** The plan's numeric lane, or null. The condition: a comparison of two lane values, or a lane value (a number: true). */
-function numericLane<L>(cond: Code<L>, args: readonly Code<L>[], caps: readonly number[] | undefined, src: readonly number[]): Lane | null {
-  const reads: number[] = [];
-  let c: NumFn | undefined;
-  const t = cond.k === 'prim' && cond.arg.k === 'array' && cond.arg.elems.length === 2 ? LANE_COMPARE[cond.name] : undefined;
-  if (t !== undefined) {
-    const pair = (cond as Code<L> & { k: 'prim' }).arg as Code<L> & { k: 'array' };
-    const a = laneValue(pair.elems[0]!, undefined, reads), b = laneValue(pair.elems[1]!, undefined, reads);
-    if (a !== undefined && b !== undefined) c = (st) => { const x = a(st), y = b(st); return x !== x || y !== y ? 0 : t(x, y) ? 1 : 2; };
-  } else {
-    const v = laneValue(cond, undefined, reads);
-    if (v !== undefined) c = (st) => { const x = v(st); return x === x ? 1 : 0; };
-  }
-  if (c === undefined) return null;
-  const fs: NumFn[] = [];
-  for (const a of args) { const f = laneValue(a, caps, reads); if (f === undefined) return null; fs.push(f); }
-  const writes: number[] = [], from: number[] = [];
-  for (let j = 0; j < src.length; j++) if (src[j]! > 0) { writes.push(j); from.push(src[j]! - 1); }
-  return { cond: c, args: fs, reads, writes, from };
-}
-
 /**
  * The lane's iterations from B's environment `e` and fuel `f` (the same guards as `loopBlock`'s, per iteration),
  * or undefined when it does not start (a value read is not a small integer at ⊥) or does no iteration. What it
  * does is counted as `loopBlock` counts each iteration.
  */
 function laneBlock<L>(m: Machine<L>, p: LoopPlan<L>, lane: Lane, e: readonly V2<L>[], f: number): { env: readonly V2<L>[]; fuel: number } | undefined {
-  const bottom = m.lat.bottom, n = e.length, reads = lane.reads;
-  const st = new Float64Array(n);
+  const bottom = m.lat.bottom, reads = lane.reads;
+  const st = new Float64Array(e.length);
   for (let r = 0; r < reads.length; r++) {
     const i = reads[r]!, v = e[i]!, b = v.body;
     const x = v.label === bottom && b.kind === 'num' ? Q.smallOf(b.value) : undefined;
     if (x === undefined) return undefined;
     st[i] = x;
   }
-  const k = p.k, args = lane.args, writes = lane.writes, from = lane.from, out = new Float64Array(k);
-  const max = m.opts.maxSteps;
-  let done = 0;
-  for (;;) {
-    if (f < p.minFuel || m.steps + p.steps > max) break;
-    if (lane.cond(st) !== p.side) break;
-    let i = 0;
-    for (; i < k; i++) { const x = args[i]!(st); if (x !== x) break; out[i] = x; }
-    if (i < k) break;
-    for (let j = 0; j < writes.length; j++) st[writes[j]!] = out[from[j]!]!;
-    m.steps += p.steps; f -= 3; done++;
-  }
+  const done = lane.run(st, f, p.minFuel, m.steps, p.steps, m.opts.maxSteps, p.side, LANE_OUT);
   if (done === 0) return undefined;
-  const next = e.slice();
+  m.steps = LANE_OUT[1]!;
+  const next = e.slice(), writes = lane.writes;
   for (let j = 0; j < writes.length; j++) { const w = writes[j]!; next[w] = mkValue(bottom, Q.ofSmall(st[w]!)); }
   countBlocks(m.fused, p, done);
   m.fused.lane += done;
-  return { env: next, fuel: f };
+  return { env: next, fuel: LANE_OUT[0]! };
 }
+
+/** The fuel and rule applications a lane's run ends with (`LaneRun`'s `out`). */
+const LANE_OUT = new Float64Array(2);
 
 /** The fused shapes `n` iterations of a loop block stand for (`loopPlan`), added to `fused`. */
 function countBlocks<L>(fused: Fused, p: LoopPlan<L>, n: number): void {

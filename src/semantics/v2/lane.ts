@@ -1,0 +1,168 @@
+/**
+ * A loop block's NUMERIC LANE (direct.ts, `loopBlock`), compiled: the iterations of a fix-defined loop whose every
+ * value read is a small integer at ⊥ (an integer of magnitude at most 2^53 − 1, as rational.ts keeps it), with `+`,
+ * `−`, `*` and `%` of such integers and the comparisons, exact on doubles while each result is one again (rational.ts's
+ * own fast paths, the same argument). The iterations build no value and no environment: B's environment is made
+ * once, when the lane stops.
+ *
+ * The lane is generated as the source of ONE small JavaScript function per loop shape (`new Function`), its state in
+ * local variables, instead of a tree of closures called per iteration (the eleventh round's form). Why: a cold process
+ * runs a loop of 10³–10⁴ iterations before TurboFan has compiled anything, and there a tree of closures costs
+ * ≈ 0.4 µs an iteration against tens of nanoseconds for straight-line code; and a small function is compiled by
+ * TurboFan in a millisecond where the closures are inlined into the large `laneBlock` (docs/evaluator-v2.md,
+ * "Thirty-second round"). The functions are cached by their source (the same loop in the next evaluation, or another
+ * loop of the same shape, runs the same function, already compiled), so the cache holds at most one function per
+ * distinct shape, bounded by `LANE_CACHE_MAX`.
+ *
+ * Where the host forbids code generation from strings (`node --disallow-code-generation-from-strings`, a CSP),
+ * `numericLane` answers null and the loop block runs the iterations on values, as it does for loops with no lane: the
+ * same answers, rule applications and fuel (test/v2-lane.test.ts).
+ */
+import type { Code } from './code.ts';
+import * as Q from '../../distributions/rational.ts';
+
+/**
+ * The compiled lane's iterations: from the state `st` (B's environment as doubles, at the lane's `reads`) with fuel
+ * `f` and `steps` rule applications so far, while `f ≥ minFuel`, `steps + perStep ≤ maxSteps`, the condition picks
+ * `side` and every argument is a small integer. Writes the state back into `st` (at the lane's `writes`), and
+ * `out[0]` the fuel left and `out[1]` the rule applications; returns the number of iterations done.
+ */
+export type LaneRun = (st: Float64Array, f: number, minFuel: number, steps: number, perStep: number, maxSteps: number, side: number, out: Float64Array) => number;
+
+/** A loop's numeric lane: its compiled iterations and the positions of B's environment it reads and writes. */
+export interface Lane {
+  readonly run: LaneRun;
+  /** Positions of B's environment the lane reads: each must hold a small integer at ⊥ when it starts. */
+  readonly reads: readonly number[];
+  /** Positions an iteration writes (made into values when the lane stops). */
+  readonly writes: readonly number[];
+  /** The generated function's source (for tests and diagnostics). */
+  readonly source: string;
+}
+
+/** `Number.MAX_SAFE_INTEGER` as the generated code spells it. */
+const SAFE = String(Number.MAX_SAFE_INTEGER);
+
+/** The comparisons a lane decides a condition with (a standard binop's answer on two numbers). */
+const LANE_COMPARE: Readonly<Record<string, string>> = {
+  'binop_==': '===', 'binop_<': '<', 'binop_>': '>', 'binop_<=': '<=', 'binop_>=': '>=',
+};
+
+/** The arithmetic a lane computes: the generated statement for `t = a op b`, NaN where the result is not a small integer. */
+const LANE_ARITH: Readonly<Record<string, (t: string, a: string, b: string) => string>> = {
+  // A double computed from two small integers: itself when it is one again (then exact), else NaN.
+  'binop_+': (t, a, b) => `let ${t} = ${a} + ${b}; if (!(${t} <= ${SAFE} && ${t} >= -${SAFE})) ${t} = NaN;`,
+  'binop_-': (t, a, b) => `let ${t} = ${a} - ${b}; if (!(${t} <= ${SAFE} && ${t} >= -${SAFE})) ${t} = NaN;`,
+  'binop_*': (t, a, b) => `let ${t} = ${a} * ${b}; if (!(${t} <= ${SAFE} && ${t} >= -${SAFE})) ${t} = NaN;`,
+  // Truncating, the sign of the dividend, as `Q.mod`; by zero (−0 too) stuck: NaN, left to the rules.
+  'binop_%': (t, a, b) => `const ${t} = ${b} === 0 ? NaN : ${a} % ${b};`,
+};
+
+/** Generated code of one iteration's values: statements, and fresh temporaries. */
+class Emitter {
+  readonly lines: string[] = [];
+  readonly reads: number[] = [];
+  private temps = 0;
+
+  /** Quick code `c` as a double (a local, a literal or a temporary), or undefined (not arithmetic on small integers). */
+  value<L>(c: Code<L>, caps: readonly number[] | undefined): string | undefined {
+    if (c.k === 'var') {
+      const i = caps === undefined ? c.slot : caps[c.slot - 1]!;
+      if (!this.reads.includes(i)) this.reads.push(i);
+      return `s${i}`;
+    }
+    if (c.k === 'scalar') {
+      const e = c.e, x = e.kind === 'num' ? Q.smallOf(e.value) : undefined;
+      return x === undefined ? undefined : `(${x})`;
+    }
+    if (c.k !== 'prim' || c.arg.k !== 'array' || c.arg.elems.length !== 2) return undefined;
+    const op = LANE_ARITH[c.name];
+    if (op === undefined) return undefined;
+    const a = this.value(c.arg.elems[0]!, caps);
+    if (a === undefined) return undefined;
+    const b = this.value(c.arg.elems[1]!, caps);
+    if (b === undefined) return undefined;
+    const t = `t${this.temps++}`;
+    this.lines.push(op(t, a, b));
+    return t;
+  }
+}
+
+/** Cache of compiled lanes by source (one per loop shape), and whether this host generates code from strings. */
+const LANE_CACHE_MAX = 256;
+const compiled = new Map<string, LaneRun>();
+let codegen: boolean | undefined;
+
+/** The function of `body` (cached by source), or undefined where the host forbids generating code. */
+function compile(body: string): LaneRun | undefined {
+  const hit = compiled.get(body);
+  if (hit !== undefined) return hit;
+  if (codegen === false) return undefined;
+  let run: LaneRun;
+  try {
+    run = new Function('st', 'f', 'minFuel', 'steps', 'perStep', 'maxSteps', 'side', 'out', body) as LaneRun;
+  } catch (e) {
+    // EvalError: code generation from strings disallowed. Anything else is a bug in the generator.
+    if (!(e instanceof EvalError)) throw e;
+    codegen = false;
+    return undefined;
+  }
+  codegen = true;
+  if (compiled.size >= LANE_CACHE_MAX) compiled.clear();
+  compiled.set(body, run);
+  return run;
+}
+
+/**
+ * The numeric lane of a loop whose condition is `cond` (read in B's environment) and whose self-call passes `args`
+ * (read through `caps`: slot s is B's `caps[s − 1]`; undefined: B's own slots), B's next environment taking position
+ * j from argument `src[j] − 1` (0: kept), or null. The condition: a comparison of two lane values (decided: 1 then,
+ * 2 else; not a small integer: 0, which is no side), or a lane value alone (a number: 1, true).
+ */
+export function numericLane<L>(cond: Code<L>, args: readonly Code<L>[], caps: readonly number[] | undefined, src: readonly number[]): Lane | null {
+  const em = new Emitter();
+  let c: string | undefined;
+  const cmp = cond.k === 'prim' && cond.arg.k === 'array' && cond.arg.elems.length === 2 ? LANE_COMPARE[cond.name] : undefined;
+  if (cmp !== undefined) {
+    const pair = (cond as Code<L> & { k: 'prim' }).arg as Code<L> & { k: 'array' };
+    const a = em.value(pair.elems[0]!, undefined), b = a === undefined ? undefined : em.value(pair.elems[1]!, undefined);
+    if (a !== undefined && b !== undefined) c = `${a} !== ${a} || ${b} !== ${b} ? 0 : ${a} ${cmp} ${b} ? 1 : 2`;
+  } else {
+    const v = em.value(cond, undefined);
+    if (v !== undefined) c = `${v} === ${v} ? 1 : 0`;
+  }
+  if (c === undefined) return null;
+  const condLines = em.lines.splice(0);
+  const argLines: string[] = [];
+  const outs: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const v = em.value(args[i]!, caps);
+    if (v === undefined) return null;
+    argLines.push(...em.lines.splice(0), `const a${i} = ${v}; if (a${i} !== a${i}) break;`);
+    outs.push(`a${i}`);
+  }
+  const writes: number[] = [], assigns: string[] = [];
+  for (let j = 0; j < src.length; j++) if (src[j]! > 0) { writes.push(j); assigns.push(`s${j} = ${outs[src[j]! - 1]!};`); }
+  const slots = [...new Set([...em.reads, ...writes])].sort((x, y) => x - y);
+  const body = [
+    `"use strict";`,
+    ...slots.map((s) => `let s${s} = st[${s}];`),
+    'let done = 0;',
+    'for (;;) {',
+    '  if (f < minFuel || steps + perStep > maxSteps) break;',
+    ...condLines.map((l) => `  ${l}`),
+    `  if ((${c}) !== side) break;`,
+    ...argLines.map((l) => `  ${l}`),
+    ...assigns.map((l) => `  ${l}`),
+    '  steps += perStep; f -= 3; done++;',
+    '}',
+    ...writes.map((w) => `st[${w}] = s${w};`),
+    'out[0] = f; out[1] = steps;',
+    'return done;',
+  ].join('\n');
+  const run = compile(body);
+  return run === undefined ? null : { run, reads: em.reads, writes, source: body };
+}
+
+/** For tests: forget the compiled lanes and whether code generation is allowed. */
+export function resetLanes(): void { compiled.clear(); codegen = undefined; }
