@@ -163,6 +163,3 @@ export function numericLane<L>(cond: Code<L>, args: readonly Code<L>[], caps: re
   const run = compile(body);
   return run === undefined ? null : { run, reads: em.reads, writes, source: body };
 }
-
-/** For tests: forget the compiled lanes and whether code generation is allowed. */
-export function resetLanes(): void { compiled.clear(); codegen = undefined; }
