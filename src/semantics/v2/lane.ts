@@ -48,12 +48,14 @@ const LANE_COMPARE: Readonly<Record<string, string>> = {
   'binop_==': '===', 'binop_<': '<', 'binop_>': '>', 'binop_<=': '<=', 'binop_>=': '>=',
 };
 
+/** `t = a op b` on two small integers: the double itself when it is one again (then exact), else NaN. */
+function ranged(op: string): (t: string, a: string, b: string) => string {
+  return (t, a, b) => `let ${t} = ${a} ${op} ${b}; if (!(${t} <= ${SAFE} && ${t} >= -${SAFE})) ${t} = NaN;`;
+}
+
 /** The arithmetic a lane computes: the generated statement for `t = a op b`, NaN where the result is not a small integer. */
 const LANE_ARITH: Readonly<Record<string, (t: string, a: string, b: string) => string>> = {
-  // A double computed from two small integers: itself when it is one again (then exact), else NaN.
-  'binop_+': (t, a, b) => `let ${t} = ${a} + ${b}; if (!(${t} <= ${SAFE} && ${t} >= -${SAFE})) ${t} = NaN;`,
-  'binop_-': (t, a, b) => `let ${t} = ${a} - ${b}; if (!(${t} <= ${SAFE} && ${t} >= -${SAFE})) ${t} = NaN;`,
-  'binop_*': (t, a, b) => `let ${t} = ${a} * ${b}; if (!(${t} <= ${SAFE} && ${t} >= -${SAFE})) ${t} = NaN;`,
+  'binop_+': ranged('+'), 'binop_-': ranged('-'), 'binop_*': ranged('*'),
   // Truncating, the sign of the dividend, as `Q.mod`; by zero (−0 too) stuck: NaN, left to the rules.
   'binop_%': (t, a, b) => `const ${t} = ${b} === 0 ? NaN : ${a} % ${b};`,
 };
