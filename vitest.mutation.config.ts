@@ -22,6 +22,7 @@ const include = [
   'test/v2-frontier.test.ts',
   'test/v2-fast-loops.test.ts',
   'test/v2-lane.test.ts',
+  'test/v2-recursion-lane.test.ts',
   'test/v2-prims-fast.test.ts',
   'test/v2-limits.test.ts',
   'test/v2-adaptive.test.ts',

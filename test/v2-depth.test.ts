@@ -22,7 +22,9 @@ import { print } from '../src/syntax/printer.ts';
 
 const lat = powersetUS;
 const coin = coinModel(Q.rat(1, 2));
-const sum = (n: number): string => `let sum = fix (\\f. \\n. if n == 0 then 0 else n + f (n - 1)) in sum ${n}`;
+// (The self-call first: a frame per level. `n + f (n - 1)` on small integers runs whole in the recursion lane, without
+// frames — test/v2-recursion-lane.test.ts; this file is about the frames.)
+const sum = (n: number): string => `let sum = fix (\\f. \\n. if n == 0 then 0 else f (n - 1) + n) in sum ${n}`;
 const N = 100_000;
 /** n(n+1)/2, written out. */
 const TRIANGLE = '5000050000';

@@ -36,7 +36,7 @@ import { relocate, type Code, type LamCode } from './code.ts';
 import type { Cfg, Entry, Fused, Machine, Rule, WOut } from './machine.ts';
 import { depthOf, mkValue, type Closure, type V2 } from './values.ts';
 import type { FastBinop } from './prims-fast.ts';
-import { numericLane, type Lane } from './lane.ts';
+import { numericLane, recursionLane, type Lane, type RecursionLane } from './lane.ts';
 
 const FUEL: Failure = { kind: 'fuel' };
 /** A frame's environment once it is no longer needed. */
@@ -461,9 +461,11 @@ interface AppShape<L> {
    * away there: docs/evaluator-v2.md, "Measurements", twenty-seventh round.)
    */
   readonly ins: readonly (Code<L> | null)[] | undefined;
+  /** IF: the recursion lane's plan (`recursionPlan`) for the last machine that asked, or a `NoPlan`. */
+  rec: RecursionPlan<L> | NoPlan | undefined;
 }
 
-const PLAIN_SHAPE: AppShape<never> = { kind: PLAIN, prim: undefined, then: undefined, else: undefined, mid: 0, x: undefined, g: undefined, loop: undefined, ins: undefined };
+const PLAIN_SHAPE: AppShape<never> = { kind: PLAIN, prim: undefined, then: undefined, else: undefined, mid: 0, x: undefined, g: undefined, loop: undefined, ins: undefined, rec: undefined };
 
 function appShapeOf<L>(a3: Code<L> & { k: 'app' }): AppShape<L> {
   const a2 = a3.fn, r = a3.arg;
@@ -471,12 +473,12 @@ function appShapeOf<L>(a3: Code<L> & { k: 'app' }): AppShape<L> {
   if (r.k === 'record' && r.elems.length === 0 && a2.k === 'app' && a2.arg.k === 'lam') {
     const a1 = a2.fn;
     if (a1.k === 'app' && a1.arg.k === 'lam' && a1.fn.k === 'prim' && a1.fn.name === 'fromBool' && a1.fn.quick) {
-      out = { kind: IF, prim: a1.fn, then: a1.arg, else: a2.arg, mid: 0, x: undefined, g: undefined, loop: undefined, ins: [null, relocate(a1.arg.body, a1.arg.caps) ?? null, relocate(a2.arg.body, a2.arg.caps) ?? null] };
+      out = { kind: IF, prim: a1.fn, then: a1.arg, else: a2.arg, mid: 0, x: undefined, g: undefined, loop: undefined, ins: [null, relocate(a1.arg.body, a1.arg.caps) ?? null, relocate(a2.arg.body, a2.arg.caps) ?? null], rec: undefined };
     }
   } else if (a2.k === 'app' && a2.fn.k === 'var' && a2.arg.k === 'var' && a2.fn.slot === a2.arg.slot && a2.fn.slot > 0 && r.k === 'var' && r.slot === 0) {
-    out = { kind: SELF, prim: undefined, then: undefined, else: undefined, mid: 0, x: undefined, g: undefined, loop: undefined, ins: undefined };
+    out = { kind: SELF, prim: undefined, then: undefined, else: undefined, mid: 0, x: undefined, g: undefined, loop: undefined, ins: undefined, rec: undefined };
   } else if (a2.k === 'var' && a2.slot > 0 && r.k === 'lam' && r.caps.length === 1 && r.caps[0] === 0 && r.body.k === 'app' && appShape(r.body).kind === SELF && r.body.fn.k === 'app' && r.body.fn.fn.k === 'var' && r.body.fn.fn.slot === 1) {
-    out = { kind: UNROLL, prim: undefined, then: r, else: undefined, mid: 0, x: undefined, g: undefined, loop: undefined, ins: undefined };
+    out = { kind: UNROLL, prim: undefined, then: r, else: undefined, mid: 0, x: undefined, g: undefined, loop: undefined, ins: undefined, rec: undefined };
   }
   a3.fast = out;
   return out;
@@ -876,6 +878,122 @@ function loopBlock<L>(m: Machine<L>, call: Code<L> & { k: 'app' }, callEnv: read
 }
 
 /**
+ * A non-tail recursion's plan (`recursionBlock`): its body B = `if C then … else …`, one side `P op f A` (the
+ * pending operand P quick, then the self-call `f A` with one quick argument, done by `saturated` with k = 1), the
+ * other a quick base case, both sides relocated into B's environment (`AppShape.ins`). One level, from B's entry (pc ⊥,
+ * fuel F) to the next B's, as the frames and fused shapes count it: B's IF as in `loopPlan` (12 + C, the branch
+ * entered at F − 2); the branch's Prim and ArrayCons (2), P at F − 4 (its own count), the PRIM_PAIR frame; the call's
+ * App (1) at F − 4 and `saturated` with k = 1 (the read of f, A, `x x v` 1 + 6 + 2: 10 + A), B entered at F − 6:
+ * 25 + C + P + A. The base level: 12 + C, then the base at F − 2 (its own count). The fold back up is `binopPair`
+ * per level, which counts no rule application.
+ */
+interface RecursionPlan<L> {
+  readonly mid: number;
+  readonly lane: RecursionLane;
+  /** Where B's environment holds f, which the self-call reads. */
+  readonly fAt: number;
+  readonly perLevel: number;
+  readonly baseSteps: number;
+  /** Binops of a level (the condition, P, A, and the fold's own) and of the base level (the condition, the base). */
+  readonly binops: number;
+  readonly baseBinops: number;
+  /** Fuel from which no premise of a level runs out, besides f's and h's depths (added per run: see `recursionBlock`). */
+  readonly minFuel: number;
+  /** The lane gave up once in this machine (a value left the small integers, the fuel or the budget): not tried again. */
+  off: boolean;
+}
+
+/** Fuel quick lane arithmetic needs at most: a read or a literal 1, a binop over a pair 2 more than its deeper element. */
+function exprFuel<L>(c: Code<L>): number {
+  return c.k === 'prim' && c.arg.k === 'array' ? 2 + Math.max(exprFuel(c.arg.elems[0]!), exprFuel(c.arg.elems[1]!)) : 1;
+}
+
+/** The plan for B (`code`), or NO_PLAN where B is not a recursion the lane runs (see `RecursionPlan`). */
+function recursionPlan<L>(m: Machine<L>, code: Code<L> & { k: 'app' }): RecursionPlan<L> | NoPlan {
+  const none: NoPlan = { mid: m.serial, call: code, none: true };
+  const sh = appShape(code);
+  if (sh.kind !== IF || !m.fromBoolStandard) return none;
+  const ins = sh.ins!;
+  for (const rec of [2, 1]) {
+    const r = ins[rec], base = ins[3 - rec];
+    if (r === null || r === undefined || base === null || base === undefined || r.k !== 'prim' || r.arg.k !== 'array' || r.arg.elems.length !== 2) continue;
+    const pending = r.arg.elems[0]!, call = r.arg.elems[1]!;
+    if (!pending.quick || call.k !== 'app' || call.fn.k !== 'var' || !call.arg.quick || !m.binops.has(r.name)) continue;
+    // Binops counted per part: the condition's at every level, P's and A's on the way down, the base's once.
+    const cond = (sh.prim as Code<L> & { k: 'prim' }).arg, co = [0], lo = [0], bo = [0];
+    const c = blockSteps(m, cond, false, co), pe = blockSteps(m, pending, false, lo), a = blockSteps(m, call.arg, false, lo);
+    const b = blockSteps(m, base, false, bo);
+    if (c < 0 || pe < 0 || a < 0 || b < 0) return none;
+    const lane = recursionLane(cond, rec, pending, r.name, call.arg, base);
+    if (lane === null) return none;
+    const depth = Math.max(exprFuel(cond), exprFuel(pending), exprFuel(call.arg), exprFuel(base));
+    return {
+      mid: m.serial, lane, fAt: call.fn.slot, perLevel: 25 + c + pe + a, baseSteps: 12 + c + b,
+      binops: co[0]! + lo[0]! + 1, baseBinops: co[0]! + bo[0]!, minFuel: 64 + 2 * depth, off: false,
+    };
+  }
+  return none;
+}
+
+/** The most levels a recursion lane descends (its pending operands held as doubles: 64 MB). */
+const RECURSION_MAX_DEPTH = 1 << 23;
+/** The result and rule applications a recursion lane ends with (`RecursionRun`'s `out`). */
+const REC_OUT = new Float64Array(2);
+/** Where a recursion lane reads B's environment as doubles (grown as needed). */
+let recState = new Float64Array(8);
+
+/**
+ * h, when `g` (B's f) is the unrolled closure `λv. x x v` of a fix whose function h's body is `λn. B` (`code`), all
+ * three at ⊥: the self-call `f A` then enters this same B again at ⊥ (`saturated` reads g, x and h, and B's pc is h's
+ * label joined with x's, g's); else undefined.
+ */
+function selfRecursion<L>(m: Machine<L>, g: V2<L>, code: Code<L>): V2<L> | undefined {
+  const bottom = m.lat.bottom, gb = g.body;
+  if (g.label !== bottom || gb.kind !== 'clo') return undefined;
+  const xxv = gb.code.body;
+  if (xxv.k !== 'app' || appShape(xxv).kind !== SELF) return undefined;
+  const x = gb.env[((xxv.fn as Code<L> & { k: 'app' }).fn as Code<L> & { k: 'var' }).slot - 1]!, xb = x.body;
+  if (x.label !== bottom || xb.kind !== 'clo' || xb.code.body.k !== 'app' || appShape(xb.code.body).kind !== UNROLL) return undefined;
+  const h = xb.env[(xb.code.body.fn as Code<L> & { k: 'var' }).slot - 1]!, hb = h.body;
+  if (h.label !== bottom || hb.kind !== 'clo' || hb.code.body.k !== 'lam' || hb.code.body.body !== code) return undefined;
+  return h;
+}
+
+/**
+ * RECURSION LANE: after `saturated` entered a one-argument function's body B (`code`, in `env`, at pc ⊥ with `fuel`,
+ * in a plain run), the whole recursion from there on small integers (`recursionLane`), all or nothing: its value,
+ * with every level's rule applications and fused shapes counted as the frames would (`RecursionPlan`); or undefined,
+ * nothing done, where B is not such a recursion, a value it reads is not a small integer at ⊥, or the lane gave up
+ * (then not tried again in this machine: the rules run it, as they would have).
+ */
+function recursionBlock<L>(m: Machine<L>, code: Code<L>, env: readonly V2<L>[], fuel: number): V2<L> | undefined {
+  if (code.k !== 'app') return undefined;
+  const sh = appShape(code);
+  if (sh.kind !== IF) return undefined;
+  let p = sh.rec;
+  if (p === undefined || p.mid !== m.serial) { p = recursionPlan(m, code); sh.rec = p; }
+  if ('none' in p || p.off) return undefined;
+  const g = env[p.fAt]!, h = selfRecursion(m, g, code);
+  if (h === undefined) return undefined;
+  const bottom = m.lat.bottom, reads = p.lane.reads;
+  if (recState.length < env.length) recState = new Float64Array(env.length);
+  const st = recState;
+  for (let r = 0; r < reads.length; r++) {
+    const i = reads[r]!, v = env[i]!, b = v.body;
+    const x = v.label === bottom && b.kind === 'num' ? Q.smallOf(b.value) : undefined;
+    if (x === undefined) return undefined;
+    st[i] = x;
+  }
+  const levels = p.lane.run(st, fuel, p.minFuel + depthOf(g) + depthOf(h), m.steps, p.perLevel, p.baseSteps, m.opts.maxSteps, RECURSION_MAX_DEPTH, REC_OUT);
+  if (levels < 0) { p.off = true; return undefined; }
+  m.steps = REC_OUT[1]!;
+  const fu = m.fused;
+  fu.if += levels + 1; fu.branchIn += levels + 1; fu.saturated += levels; fu.fix += levels; fu.fixCurried += levels;
+  fu.binop += p.binops * levels + p.baseBinops; fu.recursion += levels;
+  return mkValue(bottom, Q.ofSmall(REC_OUT[0]!));
+}
+
+/**
  * The fast path's run of `root` on machine `m` (rule applications counted in `m.steps`): the result (empty
  * or one weighted outcome), or undefined when it gave up (the caller's general machine does the derivation). With
  * `stepLimit`, a depth-first run: branches are taken one after another and the result lists every path's outcome
@@ -1081,6 +1199,11 @@ function runFrames<L>(m: Machine<L>, root: Cfg<L>, stepLimit: number | undefined
           if (r !== undefined) {
             if (!('env' in r)) { has = true; val = r; w = cw; break; }
             pc = r.pc as L; code = r.code as Code<L>; env = r.env as readonly V2<L>[]; fuel = r.fuel; clearSat();
+            if (pc === bottom) {
+              // A non-tail recursion on small integers from here, whole (RECURSION LANE, `recursionBlock`): B's value.
+              const v = recursionBlock(m, code, env, fuel);
+              if (v !== undefined) { has = true; val = v; oc = conv; w = cw; break; }
+            }
             continue;
           }
         }

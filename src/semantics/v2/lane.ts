@@ -90,19 +90,23 @@ class Emitter {
   }
 }
 
-/** Cache of compiled lanes by source (one per loop shape), and whether this host generates code from strings. */
+/** Cache of compiled lanes by parameters and source (one per loop shape), and whether this host generates code from strings. */
 const LANE_CACHE_MAX = 256;
-const compiled = new Map<string, LaneRun>();
+const compiled = new Map<string, unknown>();
 let codegen: boolean | undefined;
 
-/** The function of `body` (cached by source), or undefined where the host forbids generating code. */
-function compile(body: string): LaneRun | undefined {
-  const hit = compiled.get(body);
-  if (hit !== undefined) return hit;
+const LOOP_PARAMS = ['st', 'f', 'minFuel', 'steps', 'perStep', 'maxSteps', 'side', 'out'] as const;
+const RECURSION_PARAMS = ['st', 'f', 'minFuel', 'steps', 'perLevel', 'baseSteps', 'maxSteps', 'maxDepth', 'out'] as const;
+
+/** The function of `params` and `body` (cached by both), or undefined where the host forbids generating code. */
+function compileAs<F>(params: readonly string[], body: string): F | undefined {
+  const key = `${params.join(',')}\n${body}`;
+  const hit = compiled.get(key);
+  if (hit !== undefined) return hit as F;
   if (codegen === false) return undefined;
-  let run: LaneRun;
+  let run: F;
   try {
-    run = new Function('st', 'f', 'minFuel', 'steps', 'perStep', 'maxSteps', 'side', 'out', body) as LaneRun;
+    run = new Function(...params, body) as F;
   } catch (e) {
     // EvalError: code generation from strings disallowed. Anything else is a bug in the generator.
     if (!(e instanceof EvalError)) throw e;
@@ -111,7 +115,7 @@ function compile(body: string): LaneRun | undefined {
   }
   codegen = true;
   if (compiled.size >= LANE_CACHE_MAX) compiled.clear();
-  compiled.set(body, run);
+  compiled.set(key, run);
   return run;
 }
 
@@ -123,16 +127,7 @@ function compile(body: string): LaneRun | undefined {
  */
 export function numericLane<L>(cond: Code<L>, args: readonly Code<L>[], caps: readonly number[] | undefined, src: readonly number[]): Lane | null {
   const em = new Emitter();
-  let c: string | undefined;
-  const cmp = cond.k === 'prim' && cond.arg.k === 'array' && cond.arg.elems.length === 2 ? LANE_COMPARE[cond.name] : undefined;
-  if (cmp !== undefined) {
-    const pair = (cond as Code<L> & { k: 'prim' }).arg as Code<L> & { k: 'array' };
-    const a = em.value(pair.elems[0]!, undefined), b = a === undefined ? undefined : em.value(pair.elems[1]!, undefined);
-    if (a !== undefined && b !== undefined) c = `${a} !== ${a} || ${b} !== ${b} ? 0 : ${a} ${cmp} ${b} ? 1 : 2`;
-  } else {
-    const v = em.value(cond, undefined);
-    if (v !== undefined) c = `${v} === ${v} ? 1 : 0`;
-  }
+  const c = conditionOf(em, cond);
   if (c === undefined) return null;
   const condLines = em.lines.splice(0);
   const argLines: string[] = [];
@@ -162,6 +157,91 @@ export function numericLane<L>(cond: Code<L>, args: readonly Code<L>[], caps: re
     'out[0] = f; out[1] = steps;',
     'return done;',
   ].join('\n');
-  const run = compile(body);
+  const run = compileAs<LaneRun>(LOOP_PARAMS, body);
   return run === undefined ? null : { run, reads: em.reads, writes, source: body };
+}
+
+/**
+ * A non-tail recursion's compiled lane (direct.ts, `recursionBlock`): from B's state `st` (B's environment as doubles
+ * at the lane's `reads`; slot 0 the parameter, the others constants), fuel `f` and `steps` rule applications so far,
+ * the descent — while the condition picks the recursive side: the pending operand pushed, the argument made slot 0,
+ * `perLevel` rule applications and 6 fuel a level, each level entered with fuel ≥ `minFuel` and no deeper than
+ * `maxDepth` — then the base case (`baseSteps`), then the fold of the pending operands back up. All or nothing:
+ * returns the number of levels and writes `out[0]` the result and `out[1]` the rule applications, or −1 (nothing to
+ * undo: no state outside the function was written) where a value is not a small integer, a modulo is by zero, the
+ * fuel, the depth or the step budget `maxSteps` would be passed.
+ */
+export type RecursionRun = (st: Float64Array, f: number, minFuel: number, steps: number, perLevel: number, baseSteps: number, maxSteps: number, maxDepth: number, out: Float64Array) => number;
+
+/** A non-tail recursion's lane: its compiled run and the positions of B's environment it reads. */
+export interface RecursionLane {
+  readonly run: RecursionRun;
+  /** Positions of B's environment the lane reads: each must hold a small integer at ⊥ when it starts. */
+  readonly reads: readonly number[];
+  /** The generated function's source (for tests and diagnostics). */
+  readonly source: string;
+}
+
+/** The condition's code: the side it picks (1 then, 2 else), 0 where a value read is not a small integer. */
+function conditionOf<L>(em: Emitter, cond: Code<L>): string | undefined {
+  const cmp = cond.k === 'prim' && cond.arg.k === 'array' && cond.arg.elems.length === 2 ? LANE_COMPARE[cond.name] : undefined;
+  if (cmp !== undefined) {
+    const pair = (cond as Code<L> & { k: 'prim' }).arg as Code<L> & { k: 'array' };
+    const a = em.value(pair.elems[0]!, undefined), b = a === undefined ? undefined : em.value(pair.elems[1]!, undefined);
+    return a === undefined || b === undefined ? undefined : `${a} !== ${a} || ${b} !== ${b} ? 0 : ${a} ${cmp} ${b} ? 1 : 2`;
+  }
+  const v = em.value(cond, undefined);
+  return v === undefined ? undefined : `${v} === ${v} ? 1 : 0`;
+}
+
+/**
+ * The lane of a recursion whose body B is `if cond then … else …`, the side `rec` (1 then, 2 else) being
+ * `pending op f arg` and the other `base`, all read in B's environment (slot 0 the parameter, which `arg` replaces
+ * at each level), or null where one of them is not lane arithmetic or `op` is not `+ − * %`.
+ */
+export function recursionLane<L>(cond: Code<L>, rec: number, pending: Code<L>, op: string, arg: Code<L>, base: Code<L>): RecursionLane | null {
+  const fold = LANE_ARITH[op];
+  if (fold === undefined) return null;
+  const em = new Emitter();
+  const c = conditionOf(em, cond);
+  if (c === undefined) return null;
+  const condLines = em.lines.splice(0);
+  const p = em.value(pending, undefined);
+  if (p === undefined) return null;
+  const pLines = em.lines.splice(0);
+  const a = em.value(arg, undefined);
+  if (a === undefined) return null;
+  const aLines = em.lines.splice(0);
+  const b = em.value(base, undefined);
+  if (b === undefined) return null;
+  const bLines = em.lines.splice(0);
+  const body = [
+    `"use strict";`,
+    ...[...new Set([0, ...em.reads])].sort((x, y) => x - y).map((s) => `let s${s} = st[${s}];`),
+    'const stk = [];',
+    'for (;;) {',
+    '  if (f < minFuel || steps + perLevel > maxSteps || stk.length >= maxDepth) return -1;',
+    ...condLines.map((l) => `  ${l}`),
+    `  const c = ${c};`,
+    `  if (c === ${3 - rec}) break;`,
+    `  if (c !== ${rec}) return -1;`,
+    ...pLines.map((l) => `  ${l}`),
+    `  const p = ${p}; if (p !== p) return -1;`,
+    ...aLines.map((l) => `  ${l}`),
+    `  const a = ${a}; if (a !== a) return -1;`,
+    '  stk.push(p); s0 = a; steps += perLevel; f -= 6;',
+    '}',
+    'if (steps + baseSteps > maxSteps) return -1;',
+    ...bLines,
+    `let r = ${b}; if (r !== r) return -1;`,
+    'for (let i = stk.length - 1; i >= 0; i--) {',
+    `  ${fold('u', 'stk[i]', 'r')}`,
+    '  if (u !== u) return -1;',
+    '  r = u;',
+    '}',
+    'out[0] = r; out[1] = steps + baseSteps;',
+    'return stk.length;',
+  ].join('\n');
+  const run = compileAs<RecursionRun>(RECURSION_PARAMS, body);
+  return run === undefined ? null : { run, reads: [...new Set([0, ...em.reads])], source: body };
 }
