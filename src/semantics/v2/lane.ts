@@ -218,9 +218,10 @@ export function recursionLane<L>(cond: Code<L>, rec: number, pending: Code<L>, o
   const body = [
     `"use strict";`,
     ...[...new Set([0, ...em.reads])].sort((x, y) => x - y).map((s) => `let s${s} = st[${s}];`),
-    'const stk = [];',
+    // The pending operands, as doubles (a typed array doubled when full: at 10^6 levels 8 MB, not a JS array's growth).
+    'let stk = new Float64Array(64), d = 0;',
     'for (;;) {',
-    '  if (f < minFuel || steps + perLevel > maxSteps || stk.length >= maxDepth) return -1;',
+    '  if (f < minFuel || steps + perLevel > maxSteps || d >= maxDepth) return -1;',
     ...condLines.map((l) => `  ${l}`),
     `  const c = ${c};`,
     `  if (c === ${3 - rec}) break;`,
@@ -229,18 +230,19 @@ export function recursionLane<L>(cond: Code<L>, rec: number, pending: Code<L>, o
     `  const p = ${p}; if (p !== p) return -1;`,
     ...aLines.map((l) => `  ${l}`),
     `  const a = ${a}; if (a !== a) return -1;`,
-    '  stk.push(p); s0 = a; steps += perLevel; f -= 6;',
+    '  if (d === stk.length) { const b = new Float64Array(2 * d); b.set(stk); stk = b; }',
+    '  stk[d++] = p; s0 = a; steps += perLevel; f -= 6;',
     '}',
     'if (steps + baseSteps > maxSteps) return -1;',
     ...bLines,
     `let r = ${b}; if (r !== r) return -1;`,
-    'for (let i = stk.length - 1; i >= 0; i--) {',
+    'for (let i = d - 1; i >= 0; i--) {',
     `  ${fold('u', 'stk[i]', 'r')}`,
     '  if (u !== u) return -1;',
     '  r = u;',
     '}',
     'out[0] = r; out[1] = steps + baseSteps;',
-    'return stk.length;',
+    'return d;',
   ].join('\n');
   const run = compileAs<RecursionRun>(RECURSION_PARAMS, body);
   return run === undefined ? null : { run, reads: [...new Set([0, ...em.reads])], source: body };
