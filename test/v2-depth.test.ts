@@ -16,21 +16,25 @@ import { powersetUS, US } from '../src/lattice/instances.ts';
 import { parse } from '../src/syntax/parser.ts';
 import { closeProgram, loadPrelude } from '../src/semantics/prelude.ts';
 import { evaluate } from '../src/semantics/evaluate.ts';
+import { evaluateV2 } from '../src/semantics/v2/index.ts';
 import { StackLimitError } from '../src/semantics/ev.ts';
 import { coinModel } from '../src/semantics/models/index.ts';
 import { print } from '../src/syntax/printer.ts';
 
 const lat = powersetUS;
 const coin = coinModel(Q.rat(1, 2));
-// (The self-call first: a frame per level. `n + f (n - 1)` on small integers runs whole in the recursion lane, without
-// frames — test/v2-recursion-lane.test.ts; this file is about the frames.)
-const sum = (n: number): string => `let sum = fix (\\f. \\n. if n == 0 then 0 else f (n - 1) + n) in sum ${n}`;
+// (Two arguments: a frame per level. The one-argument `n + f (n - 1)` on small integers runs whole in the recursion
+// lane, without frames — test/v2-recursion-lane.test.ts; this file is about the frames, as its first test checks.)
+const sum = (n: number): string => `let sum = fix (\\f. \\n. \\z. if n == 0 then z else n + f (n - 1) z) in sum ${n} 0`;
 const N = 100_000;
 /** n(n+1)/2, written out. */
 const TRIANGLE = '5000050000';
 
 describe('non-tail recursion 10^5 deep on the default stack', () => {
   it('evaluate (default engine) gives n(n+1)/2 exactly', () => {
+    // On the frames, not in a lane (which would make the depth no test of them).
+    const small = evaluateV2(coin, lat, US.bottom, { label: US.bottom, messages: [] }, closeProgram(parse(sum(100), lat), loadPrelude(lat)), 100_000);
+    expect(small.fused).toMatchObject({ recursion: 0, lane: 0, saturated: 100 });
     const e = closeProgram(parse(sum(N), lat), loadPrelude(lat));
     const r = evaluate(coin, lat, US.bottom, { label: US.bottom, messages: [] }, e, 100 * N);
     expect(Q.show(r.mass)).toBe('1');

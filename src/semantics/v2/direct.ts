@@ -878,8 +878,8 @@ function loopBlock<L>(m: Machine<L>, call: Code<L> & { k: 'app' }, callEnv: read
 }
 
 /**
- * A non-tail recursion's plan (`recursionBlock`): its body B = `if C then … else …`, one side `P op f A` (the
- * pending operand P quick, then the self-call `f A` with one quick argument, done by `saturated` with k = 1), the
+ * A non-tail recursion's plan (`recursionBlock`): its body B = `if C then … else …`, one side `P op f A` or
+ * `f A op P` (the pending operand P quick, the self-call `f A` with one quick argument, done by `saturated` with k = 1), the
  * other a quick base case, both sides relocated into B's environment (`AppShape.ins`). One level, from B's entry (pc ⊥,
  * fuel F) to the next B's, as the frames and fused shapes count it: B's IF as in `loopPlan` (12 + C, the branch
  * entered at F − 2); the branch's Prim and ArrayCons (2), P at F − 4 (its own count), the PRIM_PAIR frame; the call's
@@ -917,14 +917,17 @@ function recursionPlan<L>(m: Machine<L>, code: Code<L> & { k: 'app' }): Recursio
   for (const rec of [2, 1]) {
     const r = ins[rec], base = ins[3 - rec];
     if (r === null || r === undefined || base === null || base === undefined || r.k !== 'prim' || r.arg.k !== 'array' || r.arg.elems.length !== 2) continue;
-    const pending = r.arg.elems[0]!, call = r.arg.elems[1]!;
+    // `P op f A`, or the call first: `f A op P` (a PRIM_PAIR frame keeping the environment; P read after the call
+    // returns, at the same fuel F − 4 and with the same count).
+    const e0 = r.arg.elems[0]!, e1 = r.arg.elems[1]!, callFirst = !e0.quick;
+    const pending = callFirst ? e1 : e0, call = callFirst ? e0 : e1;
     if (!pending.quick || call.k !== 'app' || call.fn.k !== 'var' || !call.arg.quick || !m.binops.has(r.name)) continue;
     // Binops counted per part: the condition's at every level, P's and A's on the way down, the base's once.
     const cond = (sh.prim as Code<L> & { k: 'prim' }).arg, co = [0], lo = [0], bo = [0];
     const c = blockSteps(m, cond, false, co), pe = blockSteps(m, pending, false, lo), a = blockSteps(m, call.arg, false, lo);
     const b = blockSteps(m, base, false, bo);
     if (c < 0 || pe < 0 || a < 0 || b < 0) return none;
-    const lane = recursionLane(cond, rec, pending, r.name, call.arg, base);
+    const lane = recursionLane(cond, rec, pending, r.name, call.arg, base, callFirst);
     if (lane === null) return none;
     const depth = Math.max(exprFuel(cond), exprFuel(pending), exprFuel(call.arg), exprFuel(base));
     return {

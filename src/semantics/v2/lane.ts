@@ -196,10 +196,12 @@ function conditionOf<L>(em: Emitter, cond: Code<L>): string | undefined {
 
 /**
  * The lane of a recursion whose body B is `if cond then … else …`, the side `rec` (1 then, 2 else) being
- * `pending op f arg` and the other `base`, all read in B's environment (slot 0 the parameter, which `arg` replaces
- * at each level), or null where one of them is not lane arithmetic or `op` is not `+ − * %`.
+ * `pending op f arg` (`callFirst`: `f arg op pending`) and the other `base`, all read in B's environment (slot 0 the
+ * parameter, which `arg` replaces at each level), or null where one of them is not lane arithmetic or `op` is not
+ * `+ − * %`. (With the call first, the pending operand is evaluated after the call returns; on small integers, where
+ * nothing fails, the order changes nothing but the fold's operands.)
  */
-export function recursionLane<L>(cond: Code<L>, rec: number, pending: Code<L>, op: string, arg: Code<L>, base: Code<L>): RecursionLane | null {
+export function recursionLane<L>(cond: Code<L>, rec: number, pending: Code<L>, op: string, arg: Code<L>, base: Code<L>, callFirst: boolean): RecursionLane | null {
   const fold = LANE_ARITH[op];
   if (fold === undefined) return null;
   const em = new Emitter();
@@ -237,7 +239,7 @@ export function recursionLane<L>(cond: Code<L>, rec: number, pending: Code<L>, o
     ...bLines,
     `let r = ${b}; if (r !== r) return -1;`,
     'for (let i = d - 1; i >= 0; i--) {',
-    `  ${fold('u', 'stk[i]', 'r')}`,
+    `  ${callFirst ? fold('u', 'r', 'stk[i]') : fold('u', 'stk[i]', 'r')}`,
     '  if (u !== u) return -1;',
     '  r = u;',
     '}',
