@@ -23,9 +23,9 @@ import { print } from '../src/syntax/printer.ts';
 
 const lat = powersetUS;
 const coin = coinModel(Q.rat(1, 2));
-// (Two arguments: a frame per level. The one-argument `n + f (n - 1)` on small integers runs whole in the recursion
+// (The call nested under two binops: frames per level. `n + f (n - 1)` on small integers runs whole in the recursion
 // lane, without frames — test/v2-recursion-lane.test.ts; this file is about the frames, as its first test checks.)
-const sum = (n: number): string => `let sum = fix (\\f. \\n. \\z. if n == 0 then z else n + f (n - 1) z) in sum ${n} 0`;
+const sum = (n: number): string => `let sum = fix (\\f. \\n. if n == 0 then 0 else n + (f (n - 1) + 0)) in sum ${n}`;
 const N = 100_000;
 /** n(n+1)/2, written out. */
 const TRIANGLE = '5000050000';

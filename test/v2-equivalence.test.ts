@@ -106,8 +106,8 @@ describe('v2 has no stack limit', () => {
 
   it('a non-tail recursion 20,000 deep (sum 1..n) gives n(n+1)/2 (the substitution evaluator overflows the stack here)', () => {
     const n = 20_000;
-    // (Two arguments: a frame per level, where the one-argument `n + f (n - 1)` would run in the recursion lane.)
-    const e = program(`let sum = fix (\\f. \\n. \\z. if n == 0 then z else n + f (n - 1) z) in sum ${n} 0`);
+    // (The call nested under two binops: frames per level, where `n + f (n - 1)` would run in the recursion lane.)
+    const e = program(`let sum = fix (\\f. \\n. if n == 0 then 0 else n + (f (n - 1) + 0)) in sum ${n}`);
     const r = evaluate(coin, lat, US.bottom, start, e, 100 * n, { engine: 'v2' });
     expect(entries(r.finals).map(([x]) => print(x.value, lat))).toEqual([`[]:${(n * (n + 1)) / 2}`]);
   });

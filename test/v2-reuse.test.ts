@@ -144,8 +144,8 @@ describe('v2 shares nothing observable between evaluations', () => {
     // a large set (held weakly, its stale frames in it), a run stopped by the step budget leaves its frames
     // mid-derivation. Evaluations after each, on every lattice, against the substitution evaluator. (Shown able to
     // fail: a Fork/Send/Field/Index frame pushed without its `fi = 0` reads a stale or missing slot and fails here.)
-    // (Two arguments: a frame per level, where the one-argument `n + f (n - 1)` would run in the recursion lane.)
-    const deep = (lat: Lattice<unknown>): Expr<unknown> => parse('let sum = fix (\\f. \\n. \\z. if n == 0 then z else n + f (n - 1) z) in sum 3000 0', lat) as Expr<unknown>;
+    // (The call nested under two binops: frames per level, where `n + f (n - 1)` would run in the recursion lane.)
+    const deep = (lat: Lattice<unknown>): Expr<unknown> => parse('let sum = fix (\\f. \\n. if n == 0 then 0 else n + (f (n - 1) + 0)) in sum 3000', lat) as Expr<unknown>;
     let compared = 0, aborted = 0;
     for (const lat of LATTICES) {
       expect(run(lat, coin, deep(lat), lat.bottom, 100_000, 'v2')).toEqual([`${lat.show(lat.bottom)}:4501500 @ ${showConversation(lat, { label: lat.bottom, messages: [] })} ↦ 1`]);
@@ -175,8 +175,8 @@ describe('v2 shares nothing observable between evaluations', () => {
     // step budget mid-recursion; after each, no kept slot may still point at a value, an environment or code.
     // (Shown able to fail: `giveFrames` keeping a set without clearing it, or clearing only its first three frames, fails the first check.)
     const lat = LATTICES[1]!;
-    // (Two arguments: a frame per level. The one-argument `n + f (n - 1)` runs whole in the recursion lane, no frames.)
-    const sum = (n: number): Expr<unknown> => closeProgram(parse(`let sum = fix (\\f. \\n. \\z. if n == 0 then z else n + f (n - 1) z) in sum ${n} 0`, lat) as Expr<unknown>, loadPrelude(lat));
+    // (The call nested under two binops: frames per level. `n + f (n - 1)` runs whole in the recursion lane, no frames.)
+    const sum = (n: number): Expr<unknown> => closeProgram(parse(`let sum = fix (\\f. \\n. if n == 0 then 0 else n + (f (n - 1) + 0)) in sum ${n}`, lat) as Expr<unknown>, loadPrelude(lat));
     const start = { label: lat.bottom, messages: [] };
     // A deep run earlier in this file left a large set, which runs take first (and which is never cleared).
     dropFrameSets();

@@ -659,6 +659,24 @@ function saturated<L>(m: Machine<L>, pc: L, code: Code<L> & { k: 'app' }, env: r
 }
 
 /**
+ * How `saturated` lays out B's environment for a k-argument function whose first lambda is `l1` (`λx1. … λxk. B`):
+ * position by position an argument (1…k) or 0, a value carried over from h's captures and the unrolled closure
+ * (the same at every call from B itself).
+ */
+function bodyLayout<L>(l1: LamCode<L>, k: number): number[] {
+  if (k === 1) return [1, ...l1.caps.map(() => 0)];
+  let li = l1.body as LamCode<L>;
+  let src = [0, ...li.caps.map((t) => (t === 0 ? 1 : 0))];
+  for (let i = 2; ; i++) {
+    src[0] = i;
+    if (i === k) return src;
+    li = li.body as LamCode<L>;
+    const cur = src;
+    src = [0, ...li.caps.map((t) => cur[t]!)];
+  }
+}
+
+/**
  * A loop block's plan (`loopBlock`): the loop's body B = `if C then … else S` (or with S in the then-branch), S its
  * call of itself `f a1 … ak` done by `saturated`, in one machine. Everything an iteration needs, found once: the
  * condition C (in B's environment E), the arguments (in the branch's environment e, whose slot s ≥ 1 is E's
@@ -809,16 +827,7 @@ function loopPlan<L>(m: Machine<L>, call: Code<L> & { k: 'app' }, callEnv: reado
   const fv = callEnv[c.slot]!, fvb = fv.body as Closure<L>, xxv = fvb.code.body as Code<L> & { k: 'app' };
   const x = fvb.env[((xxv.fn as Code<L> & { k: 'app' }).fn as Code<L> & { k: 'var' }).slot - 1]!, xb = x.body as Closure<L>;
   const ub = xb.code.body as Code<L> & { k: 'app' }, h = xb.env[(ub.fn as Code<L> & { k: 'var' }).slot - 1]!, hb = h.body as Closure<L>;
-  const l1 = hb.code.body as LamCode<L>;
-  let li = l1.body as LamCode<L>;
-  let src = [0, ...li.caps.map((t) => (t === 0 ? 1 : 0))];
-  for (let i = 2; ; i++) {
-    src[0] = i;
-    if (i === k) break;
-    li = li.body as LamCode<L>;
-    const cur = src;
-    src = [0, ...li.caps.map((t) => cur[t]!)];
-  }
+  const src = bodyLayout(hb.code.body as LamCode<L>, k);
   if (src.length !== env.length) return none;
   // The f the next iteration calls: the unrolled closure `lx:λv. x x v` that `saturated` just put in B's environment
   // (`unrolledClosure`: x's own λv, capturing this x) — on a loop's first iteration not the f of this call, which the
@@ -878,23 +887,26 @@ function loopBlock<L>(m: Machine<L>, call: Code<L> & { k: 'app' }, callEnv: read
 }
 
 /**
- * A non-tail recursion's plan (`recursionBlock`): its body B = `if C then … else …`, one side `P op f A` or
- * `f A op P` (the pending operand P quick, the self-call `f A` with one quick argument, done by `saturated` with k = 1), the
- * other a quick base case, both sides relocated into B's environment (`AppShape.ins`). One level, from B's entry (pc ⊥,
- * fuel F) to the next B's, as the frames and fused shapes count it: B's IF as in `loopPlan` (12 + C, the branch
- * entered at F − 2); the branch's Prim and ArrayCons (2), P at F − 4 (its own count), the PRIM_PAIR frame; the call's
- * App (1) at F − 4 and `saturated` with k = 1 (the read of f, A, `x x v` 1 + 6 + 2: 10 + A), B entered at F − 6:
- * 25 + C + P + A. The base level: 12 + C, then the base at F − 2 (its own count). The fold back up is `binopPair`
- * per level, which counts no rule application.
+ * A non-tail recursion's plan (`recursionBlock`): its body B = `if C then … else …`, one side `P op f A1 … Ak` or
+ * `f A1 … Ak op P` (the pending operand P quick, the self-call with k ≤ SAT_MAX quick arguments, done by `saturated`),
+ * the other a quick base case, both sides relocated into B's environment (`AppShape.ins`). One level, from B's entry
+ * (pc ⊥, fuel F) to the next B's, as the frames and fused shapes count it: B's IF as in `loopPlan` (12 + C, the branch
+ * entered at F − 2); the branch's Prim and ArrayCons (2), P at F − 4 (its own count; with the call first, read after
+ * it returns, at the same fuel), the PRIM_PAIR frame; the call's App (1) at F − 4 and `saturated` (as in `loopPlan`:
+ * 2k + 8 + ΣAi without S's App), B entered at F − 6 for one argument, F − 5 for more: 23 + 2k + C + P + ΣAi. The base
+ * level: 12 + C, then the base at F − 2 (its own count). The fold back up is `binopPair` per level, which counts no rule
+ * application.
  */
 interface RecursionPlan<L> {
   readonly mid: number;
   readonly lane: RecursionLane;
   /** Where B's environment holds f, which the self-call reads. */
   readonly fAt: number;
+  /** The self-call's arguments. */
+  readonly k: number;
   readonly perLevel: number;
   readonly baseSteps: number;
-  /** Binops of a level (the condition, P, A, and the fold's own) and of the base level (the condition, the base). */
+  /** Binops of a level (the condition, P, the arguments, and the fold's own) and of the base level (the condition, the base). */
   readonly binops: number;
   readonly baseBinops: number;
   /** Fuel from which no premise of a level runs out, besides f's and h's depths (added per run: see `recursionBlock`). */
@@ -908,8 +920,11 @@ function exprFuel<L>(c: Code<L>): number {
   return c.k === 'prim' && c.arg.k === 'array' ? 2 + Math.max(exprFuel(c.arg.elems[0]!), exprFuel(c.arg.elems[1]!)) : 1;
 }
 
-/** The plan for B (`code`), or NO_PLAN where B is not a recursion the lane runs (see `RecursionPlan`). */
-function recursionPlan<L>(m: Machine<L>, code: Code<L> & { k: 'app' }): RecursionPlan<L> | NoPlan {
+/**
+ * The plan for B (`code`, entered by `saturated` in `env`), or NO_PLAN where B is not a recursion the lane runs (see
+ * `RecursionPlan`). B's environment is laid out from h's lambdas (`bodyLayout`), found through the f it holds.
+ */
+function recursionPlan<L>(m: Machine<L>, code: Code<L> & { k: 'app' }, env: readonly V2<L>[]): RecursionPlan<L> | NoPlan {
   const none: NoPlan = { mid: m.serial, call: code, none: true };
   const sh = appShape(code);
   if (sh.kind !== IF || !m.fromBoolStandard) return none;
@@ -917,22 +932,32 @@ function recursionPlan<L>(m: Machine<L>, code: Code<L> & { k: 'app' }): Recursio
   for (const rec of [2, 1]) {
     const r = ins[rec], base = ins[3 - rec];
     if (r === null || r === undefined || base === null || base === undefined || r.k !== 'prim' || r.arg.k !== 'array' || r.arg.elems.length !== 2) continue;
-    // `P op f A`, or the call first: `f A op P` (a PRIM_PAIR frame keeping the environment; P read after the call
+    // `P op f A…`, or the call first: `f A… op P` (a PRIM_PAIR frame keeping the environment; P read after the call
     // returns, at the same fuel F − 4 and with the same count).
     const e0 = r.arg.elems[0]!, e1 = r.arg.elems[1]!, callFirst = !e0.quick;
     const pending = callFirst ? e1 : e0, call = callFirst ? e0 : e1;
-    if (!pending.quick || call.k !== 'app' || call.fn.k !== 'var' || !call.arg.quick || !m.binops.has(r.name)) continue;
-    // Binops counted per part: the condition's at every level, P's and A's on the way down, the base's once.
+    if (!pending.quick || call.k !== 'app' || !m.binops.has(r.name)) continue;
+    const args: Code<L>[] = [];
+    let c: Code<L> = call;
+    while (c.k === 'app') { if (!c.arg.quick) return none; args.unshift(c.arg); c = c.fn; }
+    const k = args.length;
+    if (c.k !== 'var' || k > SAT_MAX) return none;
+    const h = selfRecursion(m, env[c.slot]!, code, k);
+    if (h === undefined) return none;
+    const src = bodyLayout((h.body as Closure<L>).code.body as LamCode<L>, k);
+    if (src.length !== env.length) return none;
+    // Binops counted per part: the condition's at every level, P's and the arguments' on the way down, the base's once.
     const cond = (sh.prim as Code<L> & { k: 'prim' }).arg, co = [0], lo = [0], bo = [0];
-    const c = blockSteps(m, cond, false, co), pe = blockSteps(m, pending, false, lo), a = blockSteps(m, call.arg, false, lo);
-    const b = blockSteps(m, base, false, bo);
-    if (c < 0 || pe < 0 || a < 0 || b < 0) return none;
-    const lane = recursionLane(cond, rec, pending, r.name, call.arg, base, callFirst);
+    const cs = blockSteps(m, cond, false, co), ps = blockSteps(m, pending, false, lo), bs = blockSteps(m, base, false, bo);
+    let as = 0;
+    for (const a of args) { const n = blockSteps(m, a, false, lo); if (n < 0) return none; as += n; }
+    if (cs < 0 || ps < 0 || bs < 0) return none;
+    const lane = recursionLane(cond, rec, pending, r.name, args, src, base, callFirst);
     if (lane === null) return none;
-    const depth = Math.max(exprFuel(cond), exprFuel(pending), exprFuel(call.arg), exprFuel(base));
+    const depth = Math.max(exprFuel(cond), exprFuel(pending), exprFuel(base), ...args.map((a) => exprFuel(a)));
     return {
-      mid: m.serial, lane, fAt: call.fn.slot, perLevel: 25 + c + pe + a, baseSteps: 12 + c + b,
-      binops: co[0]! + lo[0]! + 1, baseBinops: co[0]! + bo[0]!, minFuel: 64 + 2 * depth, off: false,
+      mid: m.serial, lane, fAt: c.slot, k, perLevel: 23 + 2 * k + cs + ps + as, baseSteps: 12 + cs + bs,
+      binops: co[0]! + lo[0]! + 1, baseBinops: co[0]! + bo[0]!, minFuel: 64 + 4 * k + 2 * depth, off: false,
     };
   }
   return none;
@@ -946,11 +971,11 @@ const REC_OUT = new Float64Array(2);
 let recState = new Float64Array(8);
 
 /**
- * h, when `g` (B's f) is the unrolled closure `λv. x x v` of a fix whose function h's body is `λn. B` (`code`), all
- * three at ⊥: the self-call `f A` then enters this same B again at ⊥ (`saturated` reads g, x and h, and B's pc is h's
- * label joined with x's, g's); else undefined.
+ * h, when `g` (B's f) is the unrolled closure `λv. x x v` of a fix whose function h is `λf. λx1. … λxk. B` (B the
+ * code `code`), all three at ⊥: the self-call then enters this same B again at ⊥ (`saturated` reads g, x and h, and
+ * B's pc is h's label joined with x's, g's); else undefined.
  */
-function selfRecursion<L>(m: Machine<L>, g: V2<L>, code: Code<L>): V2<L> | undefined {
+function selfRecursion<L>(m: Machine<L>, g: V2<L>, code: Code<L>, k: number): V2<L> | undefined {
   const bottom = m.lat.bottom, gb = g.body;
   if (g.label !== bottom || gb.kind !== 'clo') return undefined;
   const xxv = gb.code.body;
@@ -958,25 +983,27 @@ function selfRecursion<L>(m: Machine<L>, g: V2<L>, code: Code<L>): V2<L> | undef
   const x = gb.env[((xxv.fn as Code<L> & { k: 'app' }).fn as Code<L> & { k: 'var' }).slot - 1]!, xb = x.body;
   if (x.label !== bottom || xb.kind !== 'clo' || xb.code.body.k !== 'app' || appShape(xb.code.body).kind !== UNROLL) return undefined;
   const h = xb.env[(xb.code.body.fn as Code<L> & { k: 'var' }).slot - 1]!, hb = h.body;
-  if (h.label !== bottom || hb.kind !== 'clo' || hb.code.body.k !== 'lam' || hb.code.body.body !== code) return undefined;
-  return h;
+  if (h.label !== bottom || hb.kind !== 'clo') return undefined;
+  let lam: Code<L> = hb.code.body;
+  for (let i = 0; i < k; i++) { if (lam.k !== 'lam') return undefined; lam = lam.body; }
+  return lam === code ? h : undefined;
 }
 
 /**
- * RECURSION LANE: after `saturated` entered a one-argument function's body B (`code`, in `env`, at pc ⊥ with `fuel`,
- * in a plain run), the whole recursion from there on small integers (`recursionLane`), all or nothing: its value,
- * with every level's rule applications and fused shapes counted as the frames would (`RecursionPlan`); or undefined,
- * nothing done, where B is not such a recursion, a value it reads is not a small integer at ⊥, or the lane gave up
- * (then not tried again in this machine: the rules run it, as they would have).
+ * RECURSION LANE: after `saturated` entered a function's body B (`code`, in `env`, at pc ⊥ with `fuel`, in a plain
+ * run), the whole recursion from there on small integers (`recursionLane`), all or nothing: its value, with every
+ * level's rule applications and fused shapes counted as the frames would (`RecursionPlan`); or undefined, nothing
+ * done, where B is not such a recursion, a value it reads is not a small integer at ⊥, or the lane gave up (then not
+ * tried again in this machine: the rules run it, as they would have).
  */
 function recursionBlock<L>(m: Machine<L>, code: Code<L>, env: readonly V2<L>[], fuel: number): V2<L> | undefined {
   if (code.k !== 'app') return undefined;
   const sh = appShape(code);
   if (sh.kind !== IF) return undefined;
   let p = sh.rec;
-  if (p === undefined || p.mid !== m.serial) { p = recursionPlan(m, code); sh.rec = p; }
+  if (p === undefined || p.mid !== m.serial) { p = recursionPlan(m, code, env); sh.rec = p; }
   if ('none' in p || p.off) return undefined;
-  const g = env[p.fAt]!, h = selfRecursion(m, g, code);
+  const g = env[p.fAt]!, h = selfRecursion(m, g, code, p.k);
   if (h === undefined) return undefined;
   const bottom = m.lat.bottom, reads = p.lane.reads;
   if (recState.length < env.length) recState = new Float64Array(env.length);
@@ -987,12 +1014,12 @@ function recursionBlock<L>(m: Machine<L>, code: Code<L>, env: readonly V2<L>[], 
     if (x === undefined) return undefined;
     st[i] = x;
   }
-  const levels = p.lane.run(st, fuel, p.minFuel + depthOf(g) + depthOf(h), m.steps, p.perLevel, p.baseSteps, m.opts.maxSteps, RECURSION_MAX_DEPTH, REC_OUT);
+  const levels = p.lane.run(st, fuel, p.minFuel + depthOf(g) + depthOf(h), m.steps, p.perLevel, p.baseSteps, m.opts.maxSteps, RECURSION_MAX_DEPTH, p.k === 1 ? 6 : 5, REC_OUT);
   if (levels < 0) { p.off = true; return undefined; }
   m.steps = REC_OUT[1]!;
   const fu = m.fused;
   fu.if += levels + 1; fu.branchIn += levels + 1; fu.saturated += levels; fu.fix += levels; fu.fixCurried += levels;
-  fu.binop += p.binops * levels + p.baseBinops; fu.recursion += levels;
+  fu.lamBody += (p.k - 1) * levels; fu.binop += p.binops * levels + p.baseBinops; fu.recursion += levels;
   return mkValue(bottom, Q.ofSmall(REC_OUT[0]!));
 }
 
@@ -1188,9 +1215,13 @@ function runFrames<L>(m: Machine<L>, root: Cfg<L>, stepLimit: number | undefined
             const call = code, callEnv = env;
             pc = r.pc as L; code = r.code as Code<L>; env = r.env as readonly V2<L>[]; fuel = r.fuel; clearSat();
             if (pc === bottom && tails === undefined && !(depthFirst && choices.length !== 0)) {
-              // The loop's further iterations at ⊥ as blocks (LOOP BLOCK, `loopBlock`).
+              // The loop's further iterations at ⊥ as blocks (LOOP BLOCK, `loopBlock`); or a non-tail recursion on
+              // small integers from here, whole (RECURSION LANE, `recursionBlock`): B's value.
               const b = loopBlock(m, call, callEnv, code, env, fuel);
-              if (b !== undefined) { env = b.env; fuel = b.fuel; }
+              if (b !== undefined) { env = b.env; fuel = b.fuel; } else {
+                const v = recursionBlock(m, code, env, fuel);
+                if (v !== undefined) { has = true; val = v; oc = conv; w = cw; break; }
+              }
             }
             continue;
           }

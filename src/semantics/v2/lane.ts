@@ -96,7 +96,7 @@ const compiled = new Map<string, unknown>();
 let codegen: boolean | undefined;
 
 const LOOP_PARAMS = ['st', 'f', 'minFuel', 'steps', 'perStep', 'maxSteps', 'side', 'out'] as const;
-const RECURSION_PARAMS = ['st', 'f', 'minFuel', 'steps', 'perLevel', 'baseSteps', 'maxSteps', 'maxDepth', 'out'] as const;
+const RECURSION_PARAMS = ['st', 'f', 'minFuel', 'steps', 'perLevel', 'baseSteps', 'maxSteps', 'maxDepth', 'fuelPerLevel', 'out'] as const;
 
 /** The function of `params` and `body` (cached by both), or undefined where the host forbids generating code. */
 function compileAs<F>(params: readonly string[], body: string): F | undefined {
@@ -163,20 +163,20 @@ export function numericLane<L>(cond: Code<L>, args: readonly Code<L>[], caps: re
 
 /**
  * A non-tail recursion's compiled lane (direct.ts, `recursionBlock`): from B's state `st` (B's environment as doubles
- * at the lane's `reads`; slot 0 the parameter, the others constants), fuel `f` and `steps` rule applications so far,
- * the descent — while the condition picks the recursive side: the pending operand pushed, the argument made slot 0,
- * `perLevel` rule applications and 6 fuel a level, each level entered with fuel ≥ `minFuel` and no deeper than
- * `maxDepth` — then the base case (`baseSteps`), then the fold of the pending operands back up. All or nothing:
- * returns the number of levels and writes `out[0]` the result and `out[1]` the rule applications, or −1 (nothing to
- * undo: no state outside the function was written) where a value is not a small integer, a modulo is by zero, the
- * fuel, the depth or the step budget `maxSteps` would be passed.
+ * at the lane's `reads`), fuel `f` and `steps` rule applications so far, the descent — while the condition picks the
+ * recursive side: the pending operand pushed, the arguments made the next level's parameters, `perLevel` rule
+ * applications and `fuelPerLevel` fuel a level, each level entered with fuel ≥ `minFuel` and no deeper than `maxDepth`
+ * — then the base case (`baseSteps`), then the fold of the pending operands back up. All or nothing: returns the number
+ * of levels and writes `out[0]` the result and `out[1]` the rule applications, or −1 (nothing to undo: no state outside
+ * the function was written) where a value is not a small integer, a modulo is by zero, the fuel, the depth or the step
+ * budget `maxSteps` would be passed.
  */
-export type RecursionRun = (st: Float64Array, f: number, minFuel: number, steps: number, perLevel: number, baseSteps: number, maxSteps: number, maxDepth: number, out: Float64Array) => number;
+export type RecursionRun = (st: Float64Array, f: number, minFuel: number, steps: number, perLevel: number, baseSteps: number, maxSteps: number, maxDepth: number, fuelPerLevel: number, out: Float64Array) => number;
 
 /** A non-tail recursion's lane: its compiled run and the positions of B's environment it reads. */
 export interface RecursionLane {
   readonly run: RecursionRun;
-  /** Positions of B's environment the lane reads: each must hold a small integer at ⊥ when it starts. */
+  /** Positions of B's environment the lane reads or writes: each must hold a small integer at ⊥ when it starts. */
   readonly reads: readonly number[];
   /** The generated function's source (for tests and diagnostics). */
   readonly source: string;
@@ -196,12 +196,12 @@ function conditionOf<L>(em: Emitter, cond: Code<L>): string | undefined {
 
 /**
  * The lane of a recursion whose body B is `if cond then … else …`, the side `rec` (1 then, 2 else) being
- * `pending op f arg` (`callFirst`: `f arg op pending`) and the other `base`, all read in B's environment (slot 0 the
- * parameter, which `arg` replaces at each level), or null where one of them is not lane arithmetic or `op` is not
- * `+ − * %`. (With the call first, the pending operand is evaluated after the call returns; on small integers, where
- * nothing fails, the order changes nothing but the fold's operands.)
+ * `pending op f args…` (`callFirst`: `f args… op pending`) and the other `base`, all read in B's environment, the next
+ * level's environment taking position j from argument `src[j] − 1` (0: kept, as `bodyLayout` gives it), or null where
+ * one of them is not lane arithmetic or `op` is not `+ − * %`. (With the call first, the pending operand is evaluated
+ * after the call returns; on small integers, where nothing fails, the order changes nothing but the fold's operands.)
  */
-export function recursionLane<L>(cond: Code<L>, rec: number, pending: Code<L>, op: string, arg: Code<L>, base: Code<L>, callFirst: boolean): RecursionLane | null {
+export function recursionLane<L>(cond: Code<L>, rec: number, pending: Code<L>, op: string, args: readonly Code<L>[], src: readonly number[], base: Code<L>, callFirst: boolean): RecursionLane | null {
   const fold = LANE_ARITH[op];
   if (fold === undefined) return null;
   const em = new Emitter();
@@ -211,15 +211,21 @@ export function recursionLane<L>(cond: Code<L>, rec: number, pending: Code<L>, o
   const p = em.value(pending, undefined);
   if (p === undefined) return null;
   const pLines = em.lines.splice(0);
-  const a = em.value(arg, undefined);
-  if (a === undefined) return null;
-  const aLines = em.lines.splice(0);
+  const argLines: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const v = em.value(args[i]!, undefined);
+    if (v === undefined) return null;
+    argLines.push(...em.lines.splice(0), `const a${i} = ${v}; if (a${i} !== a${i}) return -1;`);
+  }
+  const writes: number[] = [], assigns: string[] = [];
+  for (let j = 0; j < src.length; j++) if (src[j]! > 0) { writes.push(j); assigns.push(`s${j} = a${src[j]! - 1};`); }
   const b = em.value(base, undefined);
   if (b === undefined) return null;
   const bLines = em.lines.splice(0);
+  const slots = [...new Set([...em.reads, ...writes])].sort((x, y) => x - y);
   const body = [
     `"use strict";`,
-    ...[...new Set([0, ...em.reads])].sort((x, y) => x - y).map((s) => `let s${s} = st[${s}];`),
+    ...slots.map((s) => `let s${s} = st[${s}];`),
     // The pending operands, as doubles (a typed array doubled when full: at 10^6 levels 8 MB, not a JS array's growth).
     'let stk = new Float64Array(64), d = 0;',
     'for (;;) {',
@@ -230,10 +236,11 @@ export function recursionLane<L>(cond: Code<L>, rec: number, pending: Code<L>, o
     `  if (c !== ${rec}) return -1;`,
     ...pLines.map((l) => `  ${l}`),
     `  const p = ${p}; if (p !== p) return -1;`,
-    ...aLines.map((l) => `  ${l}`),
-    `  const a = ${a}; if (a !== a) return -1;`,
+    ...argLines.map((l) => `  ${l}`),
     '  if (d === stk.length) { const b = new Float64Array(2 * d); b.set(stk); stk = b; }',
-    '  stk[d++] = p; s0 = a; steps += perLevel; f -= 6;',
+    '  stk[d++] = p;',
+    ...assigns.map((l) => `  ${l}`),
+    '  steps += perLevel; f -= fuelPerLevel;',
     '}',
     'if (steps + baseSteps > maxSteps) return -1;',
     ...bLines,
@@ -247,5 +254,5 @@ export function recursionLane<L>(cond: Code<L>, rec: number, pending: Code<L>, o
     'return d;',
   ].join('\n');
   const run = compileAs<RecursionRun>(RECURSION_PARAMS, body);
-  return run === undefined ? null : { run, reads: [...new Set([0, ...em.reads])], source: body };
+  return run === undefined ? null : { run, reads: slots, source: body };
 }
