@@ -6,8 +6,6 @@
  * the same outcomes, missing mass and rule applications, and the lane must have run. And where the host forbids code
  * generation from strings, v2 gives the same answers without a lane.
  */
-import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as Q from '../src/distributions/rational.ts';
@@ -20,6 +18,7 @@ import { coinModel } from '../src/semantics/models/index.ts';
 import { failureKey } from '../src/semantics/config.ts';
 import { BudgetExceeded } from '../src/semantics/ev.ts';
 import { render } from './helpers/render.ts';
+import { arith, childRun, CMP, countdown, literal } from './helpers/lane-programs.ts';
 
 const lat = powersetUS;
 const coin = coinModel(Q.rat(1, 2));
@@ -45,34 +44,11 @@ function run(src: string, fuel: number, direct: boolean, maxSteps?: number): { r
   }
 }
 
-const S = 2 ** 53 - 1;
-/** Integer literals: small, negative (written as `0 - k`), and near 2^53 − 1 so that results leave the lane part-way. */
-const literal = fc.oneof(
-  fc.integer({ min: 0, max: 9 }).map(String),
-  fc.integer({ min: 1, max: 9 }).map((k) => `(0 - ${k})`),
-  fc.constantFrom(String(S), String(S - 3), '94906265', String(3 ** 33), `(0 - ${S})`),
-);
-/** Arithmetic over the loop's variables `n a b` (and, in the arguments, the captured `k`): `+ − %` and products by a literal. */
-const arith = (vars: readonly string[]) => fc.letrec<{ e: string }>((tie) => ({
-  e: fc.oneof(
-    { depthSize: 'small', withCrossShrink: true },
-    fc.constantFrom(...vars),
-    literal,
-    fc.tuple(tie('e'), fc.constantFrom('+', '-', '%'), tie('e')).map(([x, o, y]) => `(${x} ${o} ${y})`),
-    // Products by a literal only: a loop squaring its accumulator would grow exact integers past any bound.
-    fc.tuple(tie('e'), literal).map(([x, y]) => `(${x} * ${y})`),
-  ),
-})).e;
-const CMP = ['==', '<', '>', '<=', '>='] as const;
 
 /**
  * A loop `g n a b`: mostly counting n down to its exit (the self-call on the side the condition picks while n > 0),
  * sometimes with a random condition (a comparison or a bare number) on a random side; its arguments arithmetic.
  */
-const countdown = fc.oneof(
-  fc.record({ cond: fc.constantFrom('n == 0', '0 >= n', 'n <= 0'), callIn: fc.constant('else') }),
-  fc.record({ cond: fc.constantFrom('n > 0', '0 < n', 'n >= 1'), callIn: fc.constant('then') }),
-);
 const anyCondition = fc.record({
   cond: fc.oneof(
     fc.tuple(arith(['n', 'a', 'b']), fc.constantFrom(...CMP), arith(['n', 'a', 'b'])).map(([x, c, y]) => `${x} ${c} ${y}`),
@@ -130,24 +106,8 @@ describe('the compiled numeric lane (v2/lane.ts)', () => {
   });
 
   it('where code generation from strings is forbidden, v2 runs the loop without a lane and gives the same answer and rule applications', () => {
-    const root = fileURLToPath(new URL('..', import.meta.url));
-    const script = [
-      `const at = (p) => new URL('./dist/src/' + p + '.js', ${JSON.stringify(`file://${root}/`)}).href;`,
-      `const Q = await import(at('distributions/rational'));`,
-      `const { entries } = await import(at('distributions/subdist'));`,
-      `const { latticeByName } = await import(at('lattice/registry'));`,
-      `const { parse } = await import(at('syntax/parser'));`,
-      `const { evaluateV2 } = await import(at('semantics/v2/index'));`,
-      `const { resolveModel } = await import(at('semantics/models/index'));`,
-      `const { closeProgram, loadPrelude } = await import(at('semantics/prelude'));`,
-      `const lat = latticeByName('powerset-us'), model = resolveModel('coin:1/2');`,
-      `const e = closeProgram(parse('let count = fix (\\\\f. \\\\n. \\\\acc. if n == 0 then acc else f (n - 1) (acc + 1)) in count 5000 0', lat), loadPrelude(lat, model.preludeSource));`,
-      `const r = evaluateV2(model, lat, lat.bottom, { label: lat.bottom, messages: [] }, e, 1e6, {});`,
-      `const [[f, w]] = entries(r.finals);`,
-      `console.log(JSON.stringify({ value: Q.show(f.value.body.value), weight: Q.show(w), steps: r.steps, lane: r.fused.lane, block: r.fused.block }));`,
-    ].join('\n');
-    const out = (flags: string[]) => JSON.parse(execFileSync(process.execPath, [...flags, '--input-type=module', '-e', script], { encoding: 'utf8' })) as Record<string, unknown>;
-    const allowed = out([]), forbidden = out(['--disallow-code-generation-from-strings']);
+    const prog = 'let count = fix (\\f. \\n. \\acc. if n == 0 then acc else f (n - 1) (acc + 1)) in count 5000 0';
+    const allowed = childRun(prog, [], ['lane', 'block']), forbidden = childRun(prog, ['--disallow-code-generation-from-strings'], ['lane', 'block']);
     expect(allowed).toMatchObject({ value: '5000', weight: '1', lane: 4_999, block: 4_999 });
     expect(forbidden).toEqual({ ...allowed, lane: 0 });
   });

@@ -8,8 +8,6 @@
  * rule applications, and the lane must have run and must have given up on some. And at every fuel from 1 up, a small
  * recursion gives the substitution evaluator's answer.
  */
-import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as Q from '../src/distributions/rational.ts';
@@ -23,6 +21,7 @@ import { coinModel } from '../src/semantics/models/index.ts';
 import { failureKey } from '../src/semantics/config.ts';
 import { BudgetExceeded } from '../src/semantics/ev.ts';
 import { render } from './helpers/render.ts';
+import { arith, childRun, CMP, countdown, literal } from './helpers/lane-programs.ts';
 
 const lat = powersetUS;
 const coin = coinModel(Q.rat(1, 2));
@@ -52,30 +51,8 @@ function run(src: string, fuel: number, engine: Engine, maxSteps?: number): { ro
   }
 }
 
-const S = 2 ** 53 - 1;
-/** Integer literals: small, negative (written as `0 - k`), and near 2^53 − 1, so that a fold leaves the lane part-way. */
-const literal = fc.oneof(
-  fc.integer({ min: 0, max: 9 }).map(String),
-  fc.integer({ min: 1, max: 9 }).map((k) => `(0 - ${k})`),
-  fc.constantFrom(String(S), String(S - 3), '94906265', String(3 ** 33), `(0 - ${S})`),
-);
-/** Arithmetic over `vars`: `+ − %` and products by a literal. */
-const arith = (vars: readonly string[]) => fc.letrec<{ e: string }>((tie) => ({
-  e: fc.oneof(
-    { depthSize: 'small', withCrossShrink: true },
-    fc.constantFrom(...vars),
-    literal,
-    fc.tuple(tie('e'), fc.constantFrom('+', '-', '%'), tie('e')).map(([x, o, y]) => `(${x} ${o} ${y})`),
-    fc.tuple(tie('e'), literal).map(([x, y]) => `(${x} * ${y})`),
-  ),
-})).e;
-const CMP = ['==', '<', '>', '<=', '>='] as const;
 
 /** The exit: mostly n counting down to 0 (the call on the side the condition picks while n > 0), sometimes any condition. */
-const countdown = fc.oneof(
-  fc.record({ cond: fc.constantFrom('n == 0', '0 >= n', 'n <= 0'), callIn: fc.constant('else') }),
-  fc.record({ cond: fc.constantFrom('n > 0', '0 < n', 'n >= 1'), callIn: fc.constant('then') }),
-);
 const anyCondition = fc.record({
   cond: fc.oneof(
     fc.tuple(arith(['n', 'k']), fc.constantFrom(...CMP), arith(['n', 'k'])).map(([x, c, y]) => `${x} ${c} ${y}`),
@@ -193,25 +170,9 @@ describe('the recursion lane (v2/lane.ts recursionLane, direct.ts recursionBlock
   });
 
   it('where code generation from strings is forbidden, v2 runs the recursion without a lane and gives the same answer and rule applications', () => {
-    const root = fileURLToPath(new URL('..', import.meta.url));
-    const script = [
-      `const at = (p) => new URL('./dist/src/' + p + '.js', ${JSON.stringify(`file://${root}/`)}).href;`,
-      `const Q = await import(at('distributions/rational'));`,
-      `const { entries } = await import(at('distributions/subdist'));`,
-      `const { latticeByName } = await import(at('lattice/registry'));`,
-      `const { parse } = await import(at('syntax/parser'));`,
-      `const { evaluateV2 } = await import(at('semantics/v2/index'));`,
-      `const { resolveModel } = await import(at('semantics/models/index'));`,
-      `const { closeProgram, loadPrelude } = await import(at('semantics/prelude'));`,
-      `const lat = latticeByName('powerset-us'), model = resolveModel('coin:1/2');`,
-      `const e = closeProgram(parse('let sum = fix (\\\\f. \\\\n. if n == 0 then 0 else n + f (n - 1)) in sum 5000', lat), loadPrelude(lat, model.preludeSource));`,
-      `const r = evaluateV2(model, lat, lat.bottom, { label: lat.bottom, messages: [] }, e, 1e6, {});`,
-      `const [[f, w]] = entries(r.finals);`,
-      `console.log(JSON.stringify({ value: Q.show(f.value.body.value), weight: Q.show(w), steps: r.steps, levels: r.fused.recursion, fix: r.fused.fix }));`,
-    ].join('\n');
-    const out = (flags: string[]) => JSON.parse(execFileSync(process.execPath, [...flags, '--input-type=module', '-e', script], { encoding: 'utf8' })) as Record<string, unknown>;
-    const allowed = out([]), forbidden = out(['--disallow-code-generation-from-strings']);
-    expect(allowed).toMatchObject({ value: '12502500', weight: '1', levels: 4_999, fix: 5_000 });
-    expect(forbidden).toEqual({ ...allowed, levels: 0 });
+    const prog = 'let sum = fix (\\f. \\n. if n == 0 then 0 else n + f (n - 1)) in sum 5000';
+    const allowed = childRun(prog, [], ['recursion', 'fix']), forbidden = childRun(prog, ['--disallow-code-generation-from-strings'], ['recursion', 'fix']);
+    expect(allowed).toMatchObject({ value: '12502500', weight: '1', recursion: 4_999, fix: 5_000 });
+    expect(forbidden).toEqual({ ...allowed, recursion: 0 });
   });
 });
