@@ -120,6 +120,28 @@ function compileAs<F>(params: readonly string[], body: string): F | undefined {
 }
 
 /**
+ * The next state's code, shared by both lanes: each argument into `a<i>` (read through `caps` as `Emitter.value`
+ * reads), `exit` where one is not a small integer, then position j of B's next environment set from argument
+ * `src[j] − 1` (0: kept); undefined where an argument is not lane arithmetic.
+ */
+function nextState<L>(em: Emitter, args: readonly Code<L>[], caps: readonly number[] | undefined, src: readonly number[], exit: string): { argLines: string[]; assigns: string[]; writes: number[] } | undefined {
+  const argLines: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const v = em.value(args[i]!, caps);
+    if (v === undefined) return undefined;
+    argLines.push(...em.lines.splice(0), `const a${i} = ${v}; if (a${i} !== a${i}) ${exit};`);
+  }
+  const writes: number[] = [], assigns: string[] = [];
+  for (let j = 0; j < src.length; j++) if (src[j]! > 0) { writes.push(j); assigns.push(`s${j} = a${src[j]! - 1};`); }
+  return { argLines, assigns, writes };
+}
+
+/** The state's positions: every one the lane's code read (`em.reads`) or an iteration writes, in order. */
+function stateSlots(em: Emitter, writes: readonly number[]): number[] {
+  return [...new Set([...em.reads, ...writes])].sort((x, y) => x - y);
+}
+
+/**
  * The numeric lane of a loop whose condition is `cond` (read in B's environment) and whose self-call passes `args`
  * (read through `caps`: slot s is B's `caps[s − 1]`; undefined: B's own slots), B's next environment taking position
  * j from argument `src[j] − 1` (0: kept), or null. The condition: a comparison of two lane values (decided: 1 then,
@@ -130,17 +152,9 @@ export function numericLane<L>(cond: Code<L>, args: readonly Code<L>[], caps: re
   const c = conditionOf(em, cond);
   if (c === undefined) return null;
   const condLines = em.lines.splice(0);
-  const argLines: string[] = [];
-  const outs: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const v = em.value(args[i]!, caps);
-    if (v === undefined) return null;
-    argLines.push(...em.lines.splice(0), `const a${i} = ${v}; if (a${i} !== a${i}) break;`);
-    outs.push(`a${i}`);
-  }
-  const writes: number[] = [], assigns: string[] = [];
-  for (let j = 0; j < src.length; j++) if (src[j]! > 0) { writes.push(j); assigns.push(`s${j} = ${outs[src[j]! - 1]!};`); }
-  const slots = [...new Set([...em.reads, ...writes])].sort((x, y) => x - y);
+  const next = nextState(em, args, caps, src, 'break');
+  if (next === undefined) return null;
+  const { argLines, assigns, writes } = next, slots = stateSlots(em, writes);
   const body = [
     `"use strict";`,
     ...slots.map((s) => `let s${s} = st[${s}];`),
@@ -211,18 +225,12 @@ export function recursionLane<L>(cond: Code<L>, rec: number, pending: Code<L>, o
   const p = em.value(pending, undefined);
   if (p === undefined) return null;
   const pLines = em.lines.splice(0);
-  const argLines: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const v = em.value(args[i]!, undefined);
-    if (v === undefined) return null;
-    argLines.push(...em.lines.splice(0), `const a${i} = ${v}; if (a${i} !== a${i}) return -1;`);
-  }
-  const writes: number[] = [], assigns: string[] = [];
-  for (let j = 0; j < src.length; j++) if (src[j]! > 0) { writes.push(j); assigns.push(`s${j} = a${src[j]! - 1};`); }
+  const next = nextState(em, args, undefined, src, 'return -1');
+  if (next === undefined) return null;
+  const { argLines, assigns, writes } = next;
   const b = em.value(base, undefined);
   if (b === undefined) return null;
-  const bLines = em.lines.splice(0);
-  const slots = [...new Set([...em.reads, ...writes])].sort((x, y) => x - y);
+  const bLines = em.lines.splice(0), slots = stateSlots(em, writes);
   const body = [
     `"use strict";`,
     ...slots.map((s) => `let s${s} = st[${s}];`),
