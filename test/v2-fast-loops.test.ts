@@ -366,11 +366,50 @@ describe('v2 fast path (fused if, curried applications, inline quick code) = the
     // closed, evaluated at the conversation's label) at every recv but the first of each response; the inner sum
     // x1 + x2 after the last flip of each pair of paths, but never `x3 + x2`, which reads x3, different between
     // consecutive paths: only the responses are reused there.
+    // (The fork cache off: with it, a fork entered again with the same conversation takes its kept outcomes and
+    // evaluates no response at all; see the next test.)
     const fusedOf = (src: string): Readonly<Record<string, number>> =>
-      evaluateV2(coin, lat, US.bottom, start, closeProgram(parse(src, lat), loadPrelude(lat, coin.preludeSource)), 100_000).fused;
+      evaluateV2(coin, lat, US.bottom, start, closeProgram(parse(src, lat), loadPrelude(lat, coin.preludeSource)), 100_000, { forkOutcomes: false }).fused;
     const responses = fusedOf(`let x1 = ${FLIP} in let x2 = ${FLIP} in let x3 = ${FLIP} in (x3 + x2) + x1`)['reused']!;
     expect(responses).toBeGreaterThanOrEqual(1);
     expect(fusedOf(`let x1 = ${FLIP} in let x2 = ${FLIP} in let x3 = ${FLIP} in (x1 + x2) + x3`)['reused']).toBeGreaterThan(responses);
+  });
+
+  it('a fork\'s outcomes taken again from its cache (forkOutcomes): the outcomes and rule applications of the frames, at every fuel', () => {
+    const FLIP = '(fork @"flip").[1]';
+    const opts = (fuel: number, pc: USLabel, src: string, forkOutcomes: boolean) =>
+      evaluateV2(coin, lat, pc, start, closeProgram(parse(src, lat), loadPrelude(lat, coin.preludeSource)), fuel, { forkOutcomes });
+    const programs = [
+      // the same fork on every path at a level (the benchmark's strings and sums), and one after another
+      `let go = fix (\\loop. \\n. \\acc. if n == 0 then acc else loop (n - 1) (acc + str(${FLIP}))) in go 3 ""`,
+      `let go = fix (\\loop. \\n. \\acc. if n == 0 then acc else loop (n - 1) (acc + ${FLIP})) in go 3 0`,
+      `let x1 = ${FLIP} in let x2 = ${FLIP} in let x3 = ${FLIP} in x1 + x2 + x3`,
+      // a body that reads a variable whose value differs between paths (no reuse there), and one whose conversation does
+      `let x = if ${FLIP} == 1 then ["S"]:1 else 0 in let y = (fork (let _ = send x in recv)).[1] in [x, y]`,
+      `let _ = @"a" in let x = ${FLIP} in let _ = @"b" in let y = ${FLIP} in [x, y]`,
+      // a fork inside a fork's body; a fork stuck at a raised pc (recv under pc S into a ⊥ conversation); a labelled body
+      `let x = fork (let a = ${FLIP} in let b = ${FLIP} in [a, b]) in let y = fork (let a = ${FLIP} in a) in [x, y]`,
+      `let x = ${FLIP} in if ["S"]:(x == 1) then ${FLIP} else x`,
+      // the same fork node, conversation and fuel at two pcs (⊥, then U: stuck there)
+      `let f = \\u. ${FLIP} in let g = \\b. if b then f {} else f {} in [g true, g (["U"]:false)]`,
+      `let x = ${FLIP} in let y = ["U"]:(fork @"flip") in [x, y.[1]]`,
+    ];
+    let hits = 0;
+    for (const src of programs) {
+      sameAsSpec(coin, src, 45, false);
+      for (const pc of [US.bottom, US.U, US.S] as const) {
+        for (let fuel = 1; fuel <= 45; fuel++) {
+          const on = opts(fuel, pc, src, true), off = opts(fuel, pc, src, false);
+          expect(on.steps, `${src} at pc ${lat.show(pc)}, fuel ${fuel}: rule applications`).toBe(off.steps);
+          expect(off.fused.fork).toBe(0);
+          hits += on.fused.fork;
+        }
+      }
+    }
+    expect(hits).toBeGreaterThan(100);
+    // Straight-line flips: the second fork is entered on two paths with the same conversation and fuel, the first once.
+    expect(opts(100_000, US.bottom, `let x1 = ${FLIP} in let x2 = ${FLIP} in x1 + x2`, true).fused.fork).toBe(1);
+    expect(opts(100_000, US.bottom, `let x1 = ${FLIP} in let x2 = ${FLIP} in let x3 = ${FLIP} in x1 + x2 + x3`, true).fused.fork).toBe(1 + 3);
   });
 
   it('ArrayIndex takes an index that is an integer once reduced (a deferred sum, 1/2 + 1/2), and refuses fractions', () => {

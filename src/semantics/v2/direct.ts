@@ -33,7 +33,7 @@ import type { Failure } from '../config.ts';
 import type { Conv } from '../odist.ts';
 import type { ResponseDist } from '../model.ts';
 import { relocate, type Code, type LamCode } from './code.ts';
-import type { Cfg, Entry, Fused, Machine, Rule, WOut } from './machine.ts';
+import { copyFused, type Cfg, type Entry, type Fused, type Machine, type Rule, type WOut } from './machine.ts';
 import { depthOf, mkValue, type Closure, type V2 } from './values.ts';
 import type { FastBinop } from './prims-fast.ts';
 import { numericLane, recursionLane, type Lane, type RecursionLane } from './lane.ts';
@@ -52,13 +52,16 @@ const GEN = 0, APP_FN = 1, APP_ARG = 2, PRIM = 3, CONS = 4, PRIM_PAIR = 5, FIX_A
  * A choice point of a depth-first run (`runDirect` with a `stepLimit`): the frames below a `recv` with several
  * responses (copied: frames are updated in place), the recv's responses with the conversation and fuel it had
  * (response `at` is the next one taken, as Recv's tail premise: `Machine.recvTail` written out), and the weight the
- * configuration carried.
+ * configuration carried. Or the frames below a fork with several outcomes (`forkOutcomes`): outcome `at` is the
+ * fork's value on the next path, handed to those frames.
  */
 interface Choice<L> {
   readonly sp: number;
   /** Frames 0 … sp − 1, eight slots each in the order of the frame arrays (fk, fpc, fcode, fenv, ffuel, fw, fx, fi). */
   readonly frames: unknown[];
-  readonly rs: ResponseDist;
+  /** A recv's responses; or, at a fork whose outcomes were taken at once (`forkOutcomes`), undefined and `fork` those. */
+  readonly rs: ResponseDist | undefined;
+  readonly fork: ForkOutcomes<L> | undefined;
   readonly conv: Conv<L>;
   readonly fuel: number;
   at: number;
@@ -1024,6 +1027,91 @@ function recursionBlock<L>(m: Machine<L>, code: Code<L>, env: readonly V2<L>[], 
 }
 
 /**
+ * A fork's outcomes (Fork's premise run to the end, every path, in a run of its own), kept in the fork node's `fast`
+ * slot for machine `mid` by the fuel they were computed at. Fork restores the conversation, so its result is a
+ * function of its configuration alone: pc, conversation, the values in the body's slots and the fuel. A depth-first
+ * run meets the same configuration again and again (`(fork @"flip").[1]` in a loop: every path at a level enters
+ * the fork with the same conversation and fuel), and then takes the kept outcomes, with their rule applications
+ * counted at once, instead of applying Fork's premise's rules (App, Lam, Send, Recv, the parsed response, …) again
+ * on every path.
+ */
+interface ForkCache<L> {
+  readonly mid: number;
+  readonly byFuel: Map<number, ForkOutcomes<L>>;
+  /** A run of the body gave up (a branch the fast path does not take): the rules run this fork from then on. */
+  off: boolean;
+}
+
+/** A fork's outcomes at one configuration (`ForkCache`): values or failures, their weights, the premise's rule applications. */
+interface ForkOutcomes<L> {
+  readonly pc: L;
+  readonly conv: Conv<L>;
+  readonly env: readonly V2<L>[];
+  readonly vals: readonly (V2<L> | Failure)[];
+  readonly ws: readonly Q.Rational[];
+  readonly steps: number;
+}
+
+/** Fork results kept per node (`ForkCache`), at most this many fuels: past it the node's table starts again. */
+const FORK_KEPT = 64;
+
+/**
+ * Fork's premise (the body at `fuel − 1`) from the configuration the Fork rule was entered in, its Fork rule
+ * application already counted: its outcomes taken from the fork's cache when this configuration was seen before
+ * (its rule applications added at once), else computed by a depth-first run of its own (`runDirect`, which counts
+ * them) and kept. Undefined, with nothing counted, when that run gave up (`limit`: as the caller's own branch
+ * limit); the fork is then left to the frames, as before, here and from then on in this machine.
+ */
+function forkOutcomes<L>(m: Machine<L>, pc: L, conv: Conv<L>, code: Code<L> & { k: 'fork' }, env: readonly V2<L>[], fuel: number, limit: number): ForkOutcomes<L> | undefined {
+  let c = code.fast as ForkCache<L> | undefined;
+  if (c === undefined || c.mid !== m.serial) { c = { mid: m.serial, byFuel: new Map(), off: false }; code.fast = c; }
+  if (c.off) return undefined;
+  const hit = c.byFuel.get(fuel);
+  if (hit !== undefined && hit.pc === pc && hit.conv === conv && sameSlots(hit.env, env, code.uses)) {
+    m.fused.fork++;
+    ticks(m, hit.steps);
+    return hit;
+  }
+  const steps0 = m.steps, fused0 = { ...m.fused };
+  const outs = runDirect(m, { pc, conv, code: code.body, env, fuel: fuel - 1 }, limit);
+  if (outs === undefined) {
+    m.steps = steps0;
+    copyFused(fused0, m.fused);
+    c.off = true;
+    return undefined;
+  }
+  const vals = outs.map((o) => (o.out.kind === 'ok' ? o.out.value : o.out));
+  const r: ForkOutcomes<L> = { pc, conv, env, vals, ws: outs.map((o) => o.weight), steps: m.steps - steps0 };
+  if (c.byFuel.size >= FORK_KEPT) c.byFuel.clear();
+  c.byFuel.set(fuel, r);
+  return r;
+}
+
+/** Whether `a` and `b` hold the same values in the slots `uses`. */
+function sameSlots<L>(a: readonly V2<L>[], b: readonly V2<L>[], uses: readonly number[]): boolean {
+  if (a === b) return true;
+  for (let i = 0; i < uses.length; i++) { const s = uses[i]!; if (a[s] !== b[s]) return false; }
+  return true;
+}
+
+/**
+ * A choice point's copy of frames 0 … sp − 1 of `set` (eight slots a frame, in the order of the frame arrays), or
+ * undefined when one of them is a rule's generator (a generator cannot be resumed on two paths).
+ * (A RecordCons/ArrayCons frame's values array is shared with the path that goes on now; each later path gets its own
+ * copy when restored, as an array value built from it keeps that very array.)
+ */
+function framesBelow(set: Frames, sp: number): unknown[] | undefined {
+  const { fk, fpc, fcode, fenv, ffuel, fw, fx, fi } = set;
+  for (let i = 0; i < sp; i++) if (fk[i] === GEN) return undefined;
+  const frames = new Array<unknown>(8 * sp);
+  for (let i = 0, j = 0; i < sp; i++, j += 8) {
+    frames[j] = fk[i]; frames[j + 1] = fpc[i]; frames[j + 2] = fcode[i]; frames[j + 3] = fenv[i];
+    frames[j + 4] = ffuel[i]; frames[j + 5] = fw[i]; frames[j + 6] = fx[i]; frames[j + 7] = fi[i];
+  }
+  return frames;
+}
+
+/**
  * The fast path's run of `root` on machine `m` (rule applications counted in `m.steps`): the result (empty
  * or one weighted outcome), or undefined when it gave up (the caller's general machine does the derivation). With
  * `stepLimit`, a depth-first run: branches are taken one after another and the result lists every path's outcome
@@ -1311,6 +1399,28 @@ function runFrames<L>(m: Machine<L>, root: Cfg<L>, stepLimit: number | undefined
         code = k === 'prim' ? code.arg : code.elems[0]!; fuel--; cw = Q.ONE;
         continue;
       }
+      if (k === 'fork' && maxPaths === Infinity && m.opts.forkOutcomes !== false) {
+        // Fork's premise in one go, its outcomes kept for the next path that enters this fork alike (`forkOutcomes`):
+        // several make a choice point as a recv's responses do, each handed to the frames below as the body's value
+        // in the conversation before it (Fork's conclusion).
+        const fo = forkOutcomes(m, pc, conv, code, env, fuel, depthFirst ? limit : Math.min(m.steps + Math.max(m.afterBranch, 0), m.opts.maxSteps / 2));
+        if (fo !== undefined) {
+          const n = fo.vals.length;
+          if (n > 1) {
+            if (!depthFirst) {
+              if (m.afterBranch <= 0 || m.steps > m.opts.maxSteps / 2) return undefined;
+              depthFirst = true;
+              limit = Math.min(m.steps + m.afterBranch, m.opts.maxSteps / 2);
+            } else if (m.steps > limit) return undefined;
+            const frames = framesBelow(set, sp);
+            if (frames === undefined) return undefined;
+            choices.push({ sp, frames, rs: undefined, fork: fo, conv, fuel, at: 1, base: cw });
+          }
+          has = true; oc = conv;
+          if (n === 0) { val = undefined; w = cw; } else { val = fo.vals[0]; w = mulW(cw, fo.ws[0]!); }
+          break;
+        }
+      }
       if (k === 'fork' || k === 'send' || k === 'field' || k === 'index') {
         // Fork: the body at fuel − 1, the frame keeping the conversation (restored on the body's value). Send:
         // the message at fuel − 1, then `sendAfter` (pc ⊑ lc, serialise(v) appended at lc ⊔ n). FieldAccess /
@@ -1338,15 +1448,9 @@ function runFrames<L>(m: Machine<L>, root: Cfg<L>, stepLimit: number | undefined
             depthFirst = true;
             limit = Math.min(m.steps + m.afterBranch, m.opts.maxSteps / 2);
           } else if (m.steps > limit) return undefined;
-          for (let i = 0; i < sp; i++) if (fk[i] === GEN) return undefined;
-          // (A RecordCons/ArrayCons frame's values array is shared with the path that goes on now; each later path
-          // gets its own copy when restored, as an array value built from it keeps that very array.)
-          const frames = new Array<unknown>(8 * sp);
-          for (let i = 0, j = 0; i < sp; i++, j += 8) {
-            frames[j] = fk[i]; frames[j + 1] = fpc[i]; frames[j + 2] = fcode[i]; frames[j + 3] = fenv[i];
-            frames[j + 4] = ffuel[i]; frames[j + 5] = fw[i]; frames[j + 6] = fx[i]; frames[j + 7] = fi[i];
-          }
-          choices.push({ sp, frames, rs, conv, fuel, at: 1, base: cw });
+          const frames = framesBelow(set, sp);
+          if (frames === undefined) return undefined;
+          choices.push({ sp, frames, rs, fork: undefined, conv, fuel, at: 1, base: cw });
         }
         // Recv's premise for the first response (`Machine.recvTail`, without its request object): parse(r) at pc = lc,
         // r appended, fuel − 1, weight p.
@@ -1375,8 +1479,8 @@ function runFrames<L>(m: Machine<L>, root: Cfg<L>, stepLimit: number | undefined
         if (val !== undefined) outs.push(outcome(m, oc, val, w));
         const ch = choices[choices.length - 1];
         if (ch === undefined) { if (stepLimit === undefined) m.directAfterBranch++; return outs; }
-        const r = ch.rs[ch.at++]!;
-        if (ch.at === ch.rs.length) choices.pop();
+        const at = ch.at++, rs = ch.rs, fo = ch.fork;
+        if (ch.at === (rs !== undefined ? rs.length : fo!.vals.length)) choices.pop();
         sp = ch.sp;
         const fs = ch.frames;
         for (let i = 0, j = 0; i < sp; i++, j += 8) {
@@ -1385,7 +1489,13 @@ function runFrames<L>(m: Machine<L>, root: Cfg<L>, stepLimit: number | undefined
           ffuel[i] = fs[j + 4] as number; fw[i] = fs[j + 5] as Q.Rational; fi[i] = fs[j + 7] as number;
           fx[i] = kind === CONS ? (fs[j + 6] as V2<L>[]).slice() : fs[j + 6];
         }
+        if (fo !== undefined) {
+          // The fork's next outcome, handed to the frames below.
+          has = true; val = fo.vals[at]; oc = ch.conv; w = mulW(ch.base, fo.ws[at]!);
+          continue;
+        }
         // Recv's premise for the next response, as for the first one.
+        const r = rs![at]!;
         pc = ch.conv.label; conv = m.ev.append(ch.conv, r[0], pc); code = m.responseCode(r[0]); env = NO_ENV; fuel = ch.fuel - 1;
         cw = mulW(ch.base, r[1]);
         break;

@@ -45,6 +45,8 @@ export interface V2Options<L> {
    * without a step limit, 0 under one; 0 gives up at the branch). `MachineOptions.afterBranch`.
    */
   readonly afterBranch?: number;
+  /** A fork's outcomes taken again from its cache (default true; `MachineOptions.forkOutcomes`): false to measure or test it. */
+  readonly forkOutcomes?: boolean;
   /**
    * Run the warm-up evaluations first if this process has not yet on this lattice (default true; `warm-up.ts`):
    * ≈ 7 ms once, so that the evaluator's hot functions are optimised with feedback for every path and a process's
@@ -99,6 +101,7 @@ function evaluateOnce<L>(
     ...(opts.frontier !== undefined ? { frontier: opts.frontier } : {}),
     ...(opts.probation !== undefined ? { probation: opts.probation } : {}),
     ...(opts.afterBranch !== undefined ? { afterBranch: opts.afterBranch } : {}),
+    ...(opts.forkOutcomes === false ? { forkOutcomes: false } : {}),
   });
   const outs = m.run(pc, { label: conv.label, msgs: ev.internMessages(conv.messages) }, compileProgram(expr), fuel);
   const a = assembleEvaluation(lattice, outs, (c) => ev.publicConv(c), readback);

@@ -132,6 +132,12 @@ export interface MachineOptions {
    * depth-first and frontier runs use that to reach them.
    */
   readonly afterBranch?: number;
+  /**
+   * Let the fast path take a fork's outcomes from its cache where the same configuration entered that fork before
+   * (direct.ts `forkOutcomes`; default true): false applies Fork's premise's rules on every path, to measure the
+   * cache or test it against the frames (the same outcomes and the same rule-application count).
+   */
+  readonly forkOutcomes?: boolean;
 }
 
 const FUEL: Failure = { kind: 'fuel' };
@@ -167,16 +173,18 @@ const EMPTY_RECORD = { kind: 'record', fields: [] } as const;
  * function whose body is a lambda applied (its closure built at once), `binop` a standard binop computed on the
  * values themselves, `block` the iterations of those loops done as loop blocks (each also counted in the shortcuts it
  * stands for), `lane` of those, the ones run on small integers (`numericLane`), `recursion` the levels of non-tail
- * recursions run on small integers (`recursionLane`: each also counted in the shortcuts it stands for), `reused` a quick node's last value
+ * recursions run on small integers (`recursionLane`: each also counted in the shortcuts it stands for), `fork` a fork's
+ * outcomes taken again from its cache (direct.ts `forkOutcomes`: Fork's premise not run again), `reused` a quick node's last value
  * taken again without evaluating it (`reusedQuick`: its variables, pc and fuel allow); and `generators`, the rule
  * applications it handed to their rule's generator (every rule but those it does by hand: App, Prim,
  * RecordCons/ArrayCons, Fork, Send, Recv, FieldAccess, ArrayIndex, and quick code).
  */
-export interface Fused { fix: number; fixCurried: number; saturated: number; if: number; branchIn: number; lamBody: number; binop: number; block: number; lane: number; recursion: number; reused: number; generators: number }
+export interface Fused { fix: number; fixCurried: number; saturated: number; if: number; branchIn: number; lamBody: number; binop: number; block: number; lane: number; recursion: number; fork: number; reused: number; generators: number }
 
-function copyFused(from: Readonly<Fused>, to: Fused): void {
+/** @internal (direct.ts) */
+export function copyFused(from: Readonly<Fused>, to: Fused): void {
   to.fix = from.fix; to.fixCurried = from.fixCurried; to.saturated = from.saturated; to.if = from.if;
-  to.branchIn = from.branchIn; to.lamBody = from.lamBody; to.binop = from.binop; to.block = from.block; to.lane = from.lane; to.recursion = from.recursion; to.reused = from.reused; to.generators = from.generators;
+  to.branchIn = from.branchIn; to.lamBody = from.lamBody; to.binop = from.binop; to.block = from.block; to.lane = from.lane; to.recursion = from.recursion; to.fork = from.fork; to.reused = from.reused; to.generators = from.generators;
 }
 
 /** Per lattice, the standard `fromBool`'s results `[false, true]` as runtime bodies (`Machine.church`). */
@@ -245,12 +253,12 @@ export class Machine<L> {
    * How often the fast path took each of its fused shortcuts (direct.ts). A skipped fusion gives the same answer
    * and the same rule-application count, so these are the only place a fusion that stopped applying shows.
    */
-  readonly fused: Fused = { fix: 0, fixCurried: 0, saturated: 0, if: 0, branchIn: 0, lamBody: 0, binop: 0, block: 0, lane: 0, recursion: 0, reused: 0, generators: 0 };
+  readonly fused: Fused = { fix: 0, fixCurried: 0, saturated: 0, if: 0, branchIn: 0, lamBody: 0, binop: 0, block: 0, lane: 0, recursion: 0, fork: 0, reused: 0, generators: 0 };
   /**
    * `fused` as it was when the current fast-path run began (`direct`, `frontier`): a run that gives up has its
    * shortcuts taken back with its rule applications (`giveUp`), since the general machine redoes its work.
    */
-  private readonly fusedAt: Fused = { fix: 0, fixCurried: 0, saturated: 0, if: 0, branchIn: 0, lamBody: 0, binop: 0, block: 0, lane: 0, recursion: 0, reused: 0, generators: 0 };
+  private readonly fusedAt: Fused = { fix: 0, fixCurried: 0, saturated: 0, if: 0, branchIn: 0, lamBody: 0, binop: 0, block: 0, lane: 0, recursion: 0, fork: 0, reused: 0, generators: 0 };
   /** The xorshift state of `sampled` (fixed seed: evaluations are reproducible, cost included). */
   private sampleState = 0x9e3779b9;
 
