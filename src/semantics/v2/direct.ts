@@ -33,7 +33,7 @@ import type { Failure } from '../config.ts';
 import type { Conv } from '../odist.ts';
 import type { ResponseDist } from '../model.ts';
 import { relocate, type Code, type LamCode } from './code.ts';
-import { copyFused, type Cfg, type Entry, type Fused, type Machine, type Rule, type WOut } from './machine.ts';
+import type { Cfg, Entry, Fused, Machine, Rule, WOut } from './machine.ts';
 import { depthOf, mkValue, type Closure, type V2 } from './values.ts';
 import type { FastBinop } from './prims-fast.ts';
 import { numericLane, recursionLane, type Lane, type RecursionLane } from './lane.ts';
@@ -1038,8 +1038,6 @@ function recursionBlock<L>(m: Machine<L>, code: Code<L>, env: readonly V2<L>[], 
 interface ForkCache<L> {
   readonly mid: number;
   readonly byFuel: Map<number, ForkOutcomes<L>>;
-  /** A run of the body gave up (a branch the fast path does not take): the rules run this fork from then on. */
-  off: boolean;
 }
 
 /** A fork's outcomes at one configuration (`ForkCache`): values or failures, their weights, the premise's rule applications. */
@@ -1055,33 +1053,28 @@ interface ForkOutcomes<L> {
 /** Fork results kept per node (`ForkCache`), at most this many fuels: past it the node's table starts again. */
 const FORK_KEPT = 64;
 
+/** The outcomes kept for this fork at this configuration (`ForkCache`), if any; nothing counted. */
+function forkKept<L>(m: Machine<L>, pc: L, conv: Conv<L>, code: Code<L> & { k: 'fork' }, env: readonly V2<L>[], fuel: number): ForkOutcomes<L> | undefined {
+  const c = code.fast as ForkCache<L> | undefined;
+  if (c === undefined || c.mid !== m.serial) return undefined;
+  const hit = c.byFuel.get(fuel);
+  return hit !== undefined && hit.pc === pc && hit.conv === conv && sameSlots(hit.env, env, code.uses) ? hit : undefined;
+}
+
 /**
  * Fork's premise (the body at `fuel − 1`) from the configuration the Fork rule was entered in, its Fork rule
- * application already counted: its outcomes taken from the fork's cache when this configuration was seen before
- * (its rule applications added at once), else computed by a depth-first run of its own (`runDirect`, which counts
- * them) and kept. Undefined, with nothing counted, when that run gave up (`limit`: as the caller's own branch
- * limit); the fork is then left to the frames, as before, here and from then on in this machine.
+ * application already counted, by a depth-first run of its own (`runDirect`, which counts its rule applications) with
+ * the caller's branch limit `limit`; its outcomes are kept for the fork (`forkKept`). Undefined when that run gave up:
+ * at a branch past `limit`, or below a node that merged, where the caller's own frames would give up too.
  */
-function forkOutcomes<L>(m: Machine<L>, pc: L, conv: Conv<L>, code: Code<L> & { k: 'fork' }, env: readonly V2<L>[], fuel: number, limit: number): ForkOutcomes<L> | undefined {
-  let c = code.fast as ForkCache<L> | undefined;
-  if (c === undefined || c.mid !== m.serial) { c = { mid: m.serial, byFuel: new Map(), off: false }; code.fast = c; }
-  if (c.off) return undefined;
-  const hit = c.byFuel.get(fuel);
-  if (hit !== undefined && hit.pc === pc && hit.conv === conv && sameSlots(hit.env, env, code.uses)) {
-    m.fused.fork++;
-    ticks(m, hit.steps);
-    return hit;
-  }
-  const steps0 = m.steps, fused0 = { ...m.fused };
+function forkRun<L>(m: Machine<L>, pc: L, conv: Conv<L>, code: Code<L> & { k: 'fork' }, env: readonly V2<L>[], fuel: number, limit: number): ForkOutcomes<L> | undefined {
+  const steps0 = m.steps;
   const outs = runDirect(m, { pc, conv, code: code.body, env, fuel: fuel - 1 }, limit);
-  if (outs === undefined) {
-    m.steps = steps0;
-    copyFused(fused0, m.fused);
-    c.off = true;
-    return undefined;
-  }
+  if (outs === undefined) return undefined;
   const vals = outs.map((o) => (o.out.kind === 'ok' ? o.out.value : o.out));
   const r: ForkOutcomes<L> = { pc, conv, env, vals, ws: outs.map((o) => o.weight), steps: m.steps - steps0 };
+  let c = code.fast as ForkCache<L> | undefined;
+  if (c === undefined || c.mid !== m.serial) { c = { mid: m.serial, byFuel: new Map() }; code.fast = c; }
   if (c.byFuel.size >= FORK_KEPT) c.byFuel.clear();
   c.byFuel.set(fuel, r);
   return r;
@@ -1400,26 +1393,30 @@ function runFrames<L>(m: Machine<L>, root: Cfg<L>, stepLimit: number | undefined
         continue;
       }
       if (k === 'fork' && maxPaths === Infinity && m.opts.forkOutcomes !== false) {
-        // Fork's premise in one go, its outcomes kept for the next path that enters this fork alike (`forkOutcomes`):
-        // several make a choice point as a recv's responses do, each handed to the frames below as the body's value
-        // in the conversation before it (Fork's conclusion).
-        const fo = forkOutcomes(m, pc, conv, code, env, fuel, depthFirst ? limit : Math.min(m.steps + Math.max(m.afterBranch, 0), m.opts.maxSteps / 2));
+        // Fork's premise in one go: its outcomes kept from an earlier path that entered this fork alike, else run now
+        // and kept (`forkKept`, `forkRun`). Several make a choice point as a recv's responses do, each handed to the
+        // frames below as the body's value in the conversation before it (Fork's conclusion). The branch limits are
+        // checked as at the recv inside, here at the fork's entry (fewer rule applications counted by then).
+        const entryLimit = depthFirst ? limit : Math.min(m.steps + Math.max(m.afterBranch, 0), m.opts.maxSteps / 2);
+        let fo = forkKept(m, pc, conv, code, env, fuel);
         if (fo !== undefined) {
-          const n = fo.vals.length;
-          if (n > 1) {
-            if (!depthFirst) {
-              if (m.afterBranch <= 0 || m.steps > m.opts.maxSteps / 2) return undefined;
-              depthFirst = true;
-              limit = Math.min(m.steps + m.afterBranch, m.opts.maxSteps / 2);
-            } else if (m.steps > limit) return undefined;
-            const frames = framesBelow(set, sp);
-            if (frames === undefined) return undefined;
-            choices.push({ sp, frames, rs: undefined, fork: fo, conv, fuel, at: 1, base: cw });
-          }
-          has = true; oc = conv;
-          if (n === 0) { val = undefined; w = cw; } else { val = fo.vals[0]; w = mulW(cw, fo.ws[0]!); }
-          break;
+          if (fo.vals.length > 1 && (depthFirst ? m.steps > limit : m.afterBranch <= 0 || m.steps > m.opts.maxSteps / 2)) return undefined;
+          m.fused.fork++;
+          ticks(m, fo.steps);
+        } else {
+          fo = forkRun(m, pc, conv, code, env, fuel, entryLimit);
+          if (fo === undefined) return undefined;
         }
+        const n = fo.vals.length;
+        if (n > 1) {
+          if (!depthFirst) { depthFirst = true; limit = entryLimit; }
+          const frames = framesBelow(set, sp);
+          if (frames === undefined) return undefined;
+          choices.push({ sp, frames, rs: undefined, fork: fo, conv, fuel, at: 1, base: cw });
+        }
+        has = true; oc = conv;
+        if (n === 0) { val = undefined; w = cw; } else { val = fo.vals[0]; w = mulW(cw, fo.ws[0]!); }
+        break;
       }
       if (k === 'fork' || k === 'send' || k === 'field' || k === 'index') {
         // Fork: the body at fuel − 1, the frame keeping the conversation (restored on the body's value). Send:

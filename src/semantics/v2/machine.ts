@@ -181,8 +181,7 @@ const EMPTY_RECORD = { kind: 'record', fields: [] } as const;
  */
 export interface Fused { fix: number; fixCurried: number; saturated: number; if: number; branchIn: number; lamBody: number; binop: number; block: number; lane: number; recursion: number; fork: number; reused: number; generators: number }
 
-/** @internal (direct.ts) */
-export function copyFused(from: Readonly<Fused>, to: Fused): void {
+function copyFused(from: Readonly<Fused>, to: Fused): void {
   to.fix = from.fix; to.fixCurried = from.fixCurried; to.saturated = from.saturated; to.if = from.if;
   to.branchIn = from.branchIn; to.lamBody = from.lamBody; to.binop = from.binop; to.block = from.block; to.lane = from.lane; to.recursion = from.recursion; to.fork = from.fork; to.reused = from.reused; to.generators = from.generators;
 }
