@@ -387,13 +387,14 @@ describe('v2 fast path (fused if, curried applications, inline quick code) = the
       // a body that reads a variable whose value differs between paths (no reuse there), and one whose conversation does
       `let x = if ${FLIP} == 1 then ["S"]:1 else 0 in let y = (fork (let _ = send x in recv)).[1] in [x, y]`,
       `let _ = @"a" in let x = ${FLIP} in let _ = @"b" in let y = ${FLIP} in [x, y]`,
-      // a fork inside a fork's body; a fork stuck at a raised pc (recv under pc S into a ⊥ conversation); a labelled body
+      // a fork inside a fork's body; a fork stuck at a raised pc (recv under pc S into a ⊥ conversation)
       `let x = fork (let a = ${FLIP} in let b = ${FLIP} in [a, b]) in let y = fork (let a = ${FLIP} in a) in [x, y]`,
       `let x = ${FLIP} in if ["S"]:(x == 1) then ${FLIP} else x`,
       // the same fork node, pc and fuel in two conversations (the second labelled S by a send: its response read at S)
       `let f = \\u. ${FLIP} in [f {}, send (["S"]:"z"), f {}]`,
       // the same fork node, conversation and fuel at two pcs (⊥, then U: stuck there)
       `let f = \\u. ${FLIP} in let g = \\b. if b then f {} else f {} in [g true, g (["U"]:false)]`,
+      // a fork under a label
       `let x = ${FLIP} in let y = ["U"]:(fork @"flip") in [x, y.[1]]`,
     ];
     let hits = 0;

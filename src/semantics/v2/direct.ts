@@ -52,14 +52,14 @@ const GEN = 0, APP_FN = 1, APP_ARG = 2, PRIM = 3, CONS = 4, PRIM_PAIR = 5, FIX_A
  * A choice point of a depth-first run (`runDirect` with a `stepLimit`): the frames below a `recv` with several
  * responses (copied: frames are updated in place), the recv's responses with the conversation and fuel it had
  * (response `at` is the next one taken, as Recv's tail premise: `Machine.recvTail` written out), and the weight the
- * configuration carried. Or the frames below a fork with several outcomes (`forkOutcomes`): outcome `at` is the
+ * configuration carried. Or the frames below a fork with several outcomes (`forkKept`, `forkRun`): outcome `at` is the
  * fork's value on the next path, handed to those frames.
  */
 interface Choice<L> {
   readonly sp: number;
   /** Frames 0 … sp − 1, eight slots each in the order of the frame arrays (fk, fpc, fcode, fenv, ffuel, fw, fx, fi). */
   readonly frames: unknown[];
-  /** A recv's responses; or, at a fork whose outcomes were taken at once (`forkOutcomes`), undefined and `fork` those. */
+  /** A recv's responses; or, at a fork whose outcomes were taken at once (`forkKept`, `forkRun`), undefined and `fork` those. */
   readonly rs: ResponseDist | undefined;
   readonly fork: ForkOutcomes<L> | undefined;
   readonly conv: Conv<L>;
@@ -296,9 +296,7 @@ function keepLast<L>(c: LastValue<L>, env: readonly V2<L>[], pc: L, fuel: number
 function reusedQuick<L>(c: LastValue<L>, uses: readonly number[], pc: L, env: readonly V2<L>[], fuel: number): boolean {
   const e = c.env;
   if (e === undefined || c.epc !== pc || fuel < c.efuel) return false;
-  if (e === env) return true;
-  for (let i = 0; i < uses.length; i++) { const s = uses[i]!; if (e[s] !== env[s]) return false; }
-  return true;
+  return sameSlots(e, env, uses);
 }
 
 const EMPTY_RECORD = { kind: 'record', fields: [] } as const;

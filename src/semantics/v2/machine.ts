@@ -134,7 +134,7 @@ export interface MachineOptions {
   readonly afterBranch?: number;
   /**
    * Let the fast path take a fork's outcomes from its cache where the same configuration entered that fork before
-   * (direct.ts `forkOutcomes`; default true): false applies Fork's premise's rules on every path, to measure the
+   * (direct.ts `forkKept`, `forkRun`; default true): false applies Fork's premise's rules on every path, to measure the
    * cache or test it against the frames (the same outcomes and the same rule-application count).
    */
   readonly forkOutcomes?: boolean;
@@ -174,7 +174,7 @@ const EMPTY_RECORD = { kind: 'record', fields: [] } as const;
  * values themselves, `block` the iterations of those loops done as loop blocks (each also counted in the shortcuts it
  * stands for), `lane` of those, the ones run on small integers (`numericLane`), `recursion` the levels of non-tail
  * recursions run on small integers (`recursionLane`: each also counted in the shortcuts it stands for), `fork` a fork's
- * outcomes taken again from its cache (direct.ts `forkOutcomes`: Fork's premise not run again), `reused` a quick node's last value
+ * outcomes taken again from its cache (direct.ts `forkKept`: Fork's premise not run again), `reused` a quick node's last value
  * taken again without evaluating it (`reusedQuick`: its variables, pc and fuel allow); and `generators`, the rule
  * applications it handed to their rule's generator (every rule but those it does by hand: App, Prim,
  * RecordCons/ArrayCons, Fork, Send, Recv, FieldAccess, ArrayIndex, and quick code).
