@@ -6,7 +6,7 @@
  * substitution evaluator's (the executable spec) or a closed form, never v2's own output; the counters only
  * show that the path under test was taken (or given up where it must be).
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import * as Q from '../src/distributions/rational.ts';
 import { entries } from '../src/distributions/subdist.ts';
 import { powersetUS, US } from '../src/lattice/instances.ts';
@@ -14,6 +14,7 @@ import { parse } from '../src/syntax/parser.ts';
 import { closeProgram, loadPrelude } from '../src/semantics/prelude.ts';
 import { assembleEvaluation, evaluate, finalKey, type Evaluation } from '../src/semantics/evaluate.ts';
 import { evaluateV2 } from '../src/semantics/v2/index.ts';
+import { Machine } from '../src/semantics/v2/machine.ts';
 import { coinModel, standardModel } from '../src/semantics/models/index.ts';
 import type { ResponseDist } from '../src/semantics/model.ts';
 import { STANDARD_PRIMS } from '../src/semantics/prims.ts';
@@ -162,6 +163,29 @@ describe('depth-first fast path: the same answers as the substitution evaluator'
         expect(r.steps, `P = ${p1} + ${p2}, direct ${direct}`).toBeLessThan(200 * 2 ** p1);
       }
     }
+  });
+
+  // Thirty-fifth round (docs/evaluator-v2.md): the depth-first runs' sample of their tail entries is the machine's and
+  // thins while it finds no repeat. Before, every run had its own sample at one tail in 8 (about sixty runs for 2^16
+  // strings, none of them thinning): 8,342 configuration keys at n = 14, each interning its string.
+  it('the tail sample thins across a machine\'s depth-first runs, and a loop that merges late is still merged', () => {
+    const keys = vi.spyOn(Machine.prototype, 'cfgKeyOf');
+    try {
+      const r = evaluateV2(coin, lat, US.bottom, start, program(loop(14, `acc + str(${FLIP})`, '""')), 10_000);
+      expect(r.finals.size).toBe(2 ** 14);
+      expect(r.directDepthFirst).toBeGreaterThan(0);
+      // Tail entries: two per path and level below the branch, ≈ 2^16; at one in 8 that is ≈ 8,000 keys, thinned to
+      // one in 64 after 4 × 256 misses it is under 2,000 (memo and round keys included).
+      expect(keys.mock.calls.length).toBeLessThan(3000);
+    } finally {
+      keys.mockRestore();
+    }
+    // After 2^12 distinct strings (the sample at its sparsest), the sum of 8 flips: its tails repeat and are merged,
+    // the steps about as many as with the dense sample (≈ 149 per early path, measured before and after the change).
+    const late = `let go = fix (\\loop. \\n. \\acc. if n == 0 then acc else loop (n - 1) (if n > 8 then acc + str(${FLIP}) else if n == 8 then ${FLIP} else acc + ${FLIP})) in go 20 ""`;
+    const r = evaluateV2(coin, lat, US.bottom, start, program(late), 100_000);
+    expect(table(r)).toEqual(flipSumRows(8));
+    expect(r.steps).toBeLessThan(200 * 2 ** 12);
   });
 
   // Found by constructing the case docs/evaluator-v2.md had left open (eighth round): the outcomes of a sub-derivation

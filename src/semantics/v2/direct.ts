@@ -407,18 +407,53 @@ function binopPair<L>(m: Machine<L>, pc: L, p: Code<L> & { k: 'prim' }, a: Code<
 
 /**
  * A depth-first run, after branching, entering a configuration with no frame below (a tail: the run's whole
- * continuation is the same for every path): on a sample of such entries (`Machine.sampled`), whether this
- * configuration was entered before in the run. If so, its paths would merge in the general machine's rounds (a
+ * continuation is the same for every path): on a sample of such entries (`Machine.sampledWith`), whether this
+ * configuration was entered before in this machine's depth-first runs (a tail's derivation does not depend on the
+ * run it is in). If so, its paths would merge in the general machine's rounds (a
  * loop whose later iterations merge, after earlier ones that never did), and enumerating them one by one would
  * cost exponentially more: the node is marked merged, so that this run and later ones give up on entering it, and
  * the rounds take over. (Repeats under frames are not looked for: a frame holds its path's values, so the same
  * configuration there need not have the same future.)
+ *
+ * The sample is the machine's (`Machine.tailSample`), so that it thins across runs as it keeps finding nothing: one
+ * tail entry in 8 at first, as the general machine's re-checks, then half as many after every TAIL_MISSES keys
+ * without a repeat, down to one in TAIL_MASK_MAX + 1. The 2^16 distinct strings (about sixty depth-first runs, each
+ * with a sample of its own before) keyed one tail in 8, each key interning its string: ≈ 10 % of their CPU and
+ * 13 MB of their garbage (docs/evaluator-v2.md, "Thirty-fifth round"). A loop whose tails repeat is still
+ * found after a few hundred of its entries more at the sparsest rate (a repeat among D distinct tails shows after
+ * about √D keys); sampling changes only the cost, never an answer.
  */
-function repeats<L>(m: Machine<L>, seen: Set<string>, pc: L, conv: Conv<L>, code: Code<L>, env: readonly V2<L>[], fuel: number): boolean {
-  if (!m.sampled() || !m.recurs(seen, m.cfgKeyOf(pc, conv, code, env, fuel))) return false;
+function repeats<L>(m: Machine<L>, s: TailSample, pc: L, conv: Conv<L>, code: Code<L>, env: readonly V2<L>[], fuel: number): boolean {
+  if (!m.sampledWith(s.mask)) return false;
+  if (!m.recurs(s.seen, m.cfgKeyOf(pc, conv, code, env, fuel))) {
+    if (++s.misses === TAIL_MISSES && s.mask < TAIL_MASK_MAX) { s.mask = s.mask * 2 + 1; s.misses = 0; }
+    return false;
+  }
   code.merged = m;
   return true;
 }
+
+/**
+ * The depth-first runs' sample of their tail entries (`repeats`), one per machine (`Machine.tailSample`): their
+ * keys, the sampling mask now, keys since it last thinned. @internal (machine.ts)
+ */
+export interface TailSample {
+  readonly seen: Set<string>;
+  mask: number;
+  misses: number;
+}
+
+/** A machine's tail sample before its first key (`Machine.tailSample`). @internal (machine.ts) */
+export function newTailSample(): TailSample {
+  return { seen: new Set(), mask: TAIL_MASK_FIRST, misses: 0 };
+}
+
+/** The first tail sample: one entry in 8, as the general machine's re-checks (`Machine.sampled`). */
+const TAIL_MASK_FIRST = 7;
+/** Keys without a repeat after which a depth-first run's tail sample halves its rate (`repeats`). */
+const TAIL_MISSES = 256;
+/** The sparsest tail sample: one entry in TAIL_MASK_MAX + 1. */
+const TAIL_MASK_MAX = 63;
 
 /** `n` rule applications at once (`Machine.tick` n times: the same count, the same budget error). */
 function ticks<L>(m: Machine<L>, n: number): void {
@@ -1139,8 +1174,6 @@ function runFrames<L>(m: Machine<L>, root: Cfg<L>, stepLimit: number | undefined
   const choices: Choice<L>[] = [];
   let depthFirst = stepLimit !== undefined;
   let limit = stepLimit ?? 0;
-  /** Keys of a sample of the tail entries after branching (`repeats`). */
-  let seen: Set<string> | undefined;
   // A frontier run (`tails` given, with `stepLimit`): every path ends at the first configuration it enters with no
   // frame below other than the root itself (a tail premise of the root's derivation), which is handed to `tails`
   // with its weight for the caller's next round instead of being run here.
@@ -1174,7 +1207,7 @@ function runFrames<L>(m: Machine<L>, root: Cfg<L>, stepLimit: number | undefined
         atRoot = false;
       } else if (depthFirst && choices.length !== 0) {
         if (code.merged === m) return undefined;
-        if (sp === 0 && repeats(m, (seen ??= new Set()), pc, conv, code, env, fuel)) return undefined;
+        if (sp === 0 && repeats(m, m.tailSample, pc, conv, code, env, fuel)) return undefined;
       }
       if (code.quick) { has = true; val = quickIn(m, pc, code, env, fuel); oc = conv; w = cw; break; }
       if (m.steps < m.opts.maxSteps) m.steps++; else m.tick();

@@ -28,7 +28,7 @@ import { absurd } from '../../util/absurd.ts';
 import { compileClosed, type Code, type LamCode } from './code.ts';
 import { depthOf, fromBare, mkValue, numLiteral, readback, type Body2, type V2 } from './values.ts';
 import type { BareValue, PlainValue } from '../../syntax/ast.ts';
-import { runDirect } from './direct.ts';
+import { newTailSample, runDirect, type TailSample } from './direct.ts';
 import { fastBinops, standardFromBool, type FastBinop } from './prims-fast.ts';
 import { STANDARD_PRIMS } from '../prims.ts';
 import { serialise } from '../serialise.ts';
@@ -243,6 +243,12 @@ export class Machine<L> {
   /** Round entries run by the fast path up to their tail premises (`frontier`; not in `directRuns`). */
   directFrontier = 0;
   /**
+   * The depth-first runs' sample of their tail entries, shared by this machine's runs (direct.ts `repeats`). Made
+   * with the machine, not when first needed: a field of the machine set later deoptimised the compiled `runFrames`
+   * ("code dependencies") at the next evaluation. @internal (direct.ts)
+   */
+  readonly tailSample: TailSample = newTailSample();
+  /**
    * Outcomes of sub-derivations handed to the rules that asked for them (from a task, the memo or the fast path):
    * the rule goes on once per outcome, so this is the work that merging outcomes saves, which the rule-application
    * count does not show when the continuations are memo hits.
@@ -349,7 +355,12 @@ export class Machine<L> {
           const tried = st.dfsDirect && this.directOpen();
           const d = tried ? this.direct(cfg, true) : undefined;
           if (tried) noteDfsDirect(st, d !== undefined, this.probation);
-          if (d !== undefined) { for (const o of d) this.addOut(t, o.out, mulW(w, o.weight)); continue; }
+          if (d !== undefined) {
+            // The run's outcomes are its own (made per path, kept nowhere else): each takes the entry's weight in
+            // place and is added as it is, no second object per outcome.
+            for (const o of d) { o.weight = mulW(w, o.weight); this.addOut(t, o.out, o.weight, o); }
+            continue;
+          }
         }
         if (this.frontierOn) {
           // A round entry (or a depth-first one that the run above did not take): the fast path may run it up to its
@@ -556,13 +567,14 @@ export class Machine<L> {
    * rule runs on each; the root, after its own probation, keeps a list merged by `assembleEvaluation`). Only without a `maxOutcomes` limit: the parent's
    * frontier of partial runs (RecordCons/ArrayCons) is limited by count, so it needs merged premise results.
    */
-  private addOut(t: Task<L>, o: Out<L>, w: Q.Rational): void {
-    if (t.result === undefined && t.resultOnly === undefined && t.resultList === undefined) { t.resultOnly = { out: o, weight: w }; return; }
+  /** Add outcome `o` with weight `w` to `t`'s result; `wo`, when given, is `{out: o, weight: w}` already made and no one else's (kept as it is). */
+  private addOut(t: Task<L>, o: Out<L>, w: Q.Rational, wo?: WOut<L>): void {
+    if (t.result === undefined && t.resultOnly === undefined && t.resultList === undefined) { t.resultOnly = wo ?? { out: o, weight: w }; return; }
     if (t.stat !== undefined && !t.stat.outMerge) {
       // Re-checked on a sample, as next-round entries are (`sampled`): a node whose first outcomes all differ may
       // merge in later calls, and unmerged they multiply: every rule waiting on them runs once per copy, level
       // after level of a recursion (2^n for n levels) where merged ones cost n + 1.
-      if (!(this.sampled() && this.recurs((t.seenOut ??= new Set()), this.outKey(o)))) { (t.resultList ??= []).push({ out: o, weight: w }); return; }
+      if (!(this.sampled() && this.recurs((t.seenOut ??= new Set()), this.outKey(o)))) { (t.resultList ??= []).push(wo ?? { out: o, weight: w }); return; }
       t.stat.outMerge = true;
       t.stat.outMerges++;
     }
@@ -574,7 +586,7 @@ export class Machine<L> {
     const prev = t.result.get(k);
     if (t.stat !== undefined && this.opts.maxOutcomes === Infinity) noteOutMerge(t.stat, prev !== undefined, this.probation);
     if (prev) { prev.weight = Q.add(prev.weight, w); t.code.merged = this; }
-    else { t.result.set(k, { out: o, weight: w }); if (t.result.size > this.opts.maxOutcomes) this.outcomeLimit(); }
+    else { t.result.set(k, wo ?? { out: o, weight: w }); if (t.result.size > this.opts.maxOutcomes) this.outcomeLimit(); }
   }
 
   /**
@@ -588,10 +600,15 @@ export class Machine<L> {
    * `addOut`) are re-checked the same way. @internal (direct.ts)
    */
   sampled(): boolean {
+    return this.sampledWith(SAMPLE_MASK);
+  }
+
+  /** `sampled` at one entry in `mask` + 1 (`mask` one less than a power of 2): depth-first runs' sparser re-checks (direct.ts `repeats`). @internal (direct.ts) */
+  sampledWith(mask: number): boolean {
     let x = this.sampleState;
     x ^= x << 13; x ^= x >>> 17; x ^= x << 5;
     this.sampleState = x >>> 0;
-    return (this.sampleState & SAMPLE_MASK) === 0;
+    return (this.sampleState & mask) === 0;
   }
 
   /** Whether `k` is in the sample `seen` (and add it; the sample is bounded). @internal (direct.ts) */
