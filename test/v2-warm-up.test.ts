@@ -22,7 +22,7 @@ import { WARM_UP, warmUp, warmedUp } from '../src/semantics/v2/warm-up.ts';
 function rows(r: Evaluation<unknown>): string[] {
   const out = entries(r.finals).map(([f, w]) => {
     const b = f.value.body;
-    return `${b.kind === 'num' ? Q.show(b.value) : b.kind} ↦ ${Q.show(w)}`;
+    return `${b.kind === 'num' ? Q.show(b.value) : b.kind === 'str' ? JSON.stringify(b.value) : b.kind} ↦ ${Q.show(w)}`;
   }).sort();
   return r.missing.length === 0 ? out : [...out, `missing ${r.missing.length}`];
 }

@@ -49,7 +49,7 @@ export interface V2Options<L> {
   readonly forkOutcomes?: boolean;
   /**
    * Run the warm-up evaluations first if this process has not yet on this lattice (default true; `warm-up.ts`):
-   * ≈ 7 ms once, so that the evaluator's hot functions are optimised with feedback for every path and a process's
+   * ≈ 10 ms once, so that the evaluator's hot functions are optimised with feedback for every path and a process's
    * second long evaluation does not run unoptimised. A trade: a process that evaluates only one program, or a few
    * short ones (10–30 ms), loses ≈ 10–30 ms by it (docs/evaluator-v2.md, "Warm-up evaluations"); false turns it off.
    */

@@ -8,8 +8,8 @@
  *
  * Nothing is shared with the caller's evaluations but what any two evaluations share (the parse and prelude
  * caches; test/v2-reuse.test.ts). ≈ 7 ms of CPU once per lattice in a process (the empty program's first
- * evaluation 9.7 against 2.6 ms, `npm run bench:warm-up`); a trade, measured there: long second evaluations up to
- * 2× faster, a few short ones slower.
+ * evaluation 9.7 against 2.6 ms, `npm run bench:warm-up`; ≈ 2.5 ms more since the fourth program, thirty-fifth
+ * round); a trade, measured there: long second evaluations up to 2× faster, a few short ones slower.
  */
 import * as Q from '../../distributions/rational.ts';
 import type { Lattice } from '../../lattice/lattice.ts';
@@ -23,6 +23,7 @@ import type { PModel } from '../model.ts';
 export interface WarmUpOptions {
   readonly frontier?: boolean;
   readonly afterBranch?: number;
+  readonly probation?: number;
 }
 
 /** What a warm-up evaluation is given, and what it answers (`value ↦ weight`, sorted: the tests check it). */
@@ -35,8 +36,8 @@ export interface WarmUpRun {
 /**
  * One program per kind of loop the fast path and the general machine run: a loop with a branch per iteration,
  * taken by the general machine's rounds (frontier runs off, the fast path giving up at the branch: rounds, a
- * response's first parse, merging), a deterministic tail loop (the fast path's loop exit) and a non-tail recursion
- * (its frames). Chosen by measurement (docs/evaluator-v2.md, "Warm-up evaluations"): the same loop with a branch
+ * response's first parse, merging), a deterministic tail loop (the fast path's loop exit), a non-tail recursion
+ * (its frames) and a loop whose outcomes never merge (a root's list of outcomes). Chosen by measurement (docs/evaluator-v2.md, "Warm-up evaluations"): the same loop with a branch
  * run by the fast path's depth-first and frontier runs too made the deterministic counter's first evaluation ≈ 25 %
  * slower (the optimised `runDirect` then serves both kinds of run), and repeating the set gained nothing.
  */
@@ -48,6 +49,15 @@ export const WARM_UP: readonly WarmUpRun[] = [
   },
   { src: 'let count = fix (\\f. \\n. \\acc. if n == 0 then acc else f (n - 1) (acc + 1)) in count 20 0', opts: {}, expect: ['20 ↦ 1'] },
   { src: 'let sum = fix (\\f. \\n. if n == 0 then 0 else n + f (n - 1)) in sum 20', opts: {}, expect: ['210 ↦ 1'] },
+  // Outcomes that never merge, kept as a list at the root (at probation 1, after one): the end of a task with such a
+  // list (`Machine.run`) and the assembly of many distinct finals ran for the first time in a process's first long
+  // evaluation of that kind, which deoptimised `run` and compiled it again in the next (thirty-fifth round: (a) at
+  // N = 128 took 150 ms in its second evaluation, 57 ms with this program; 2^12 strings 77 against 53 ms).
+  {
+    src: 'let go = fix (\\loop. \\n. \\acc. if n == 0 then acc else loop (n - 1) (acc + str((fork @"flip").[1]))) in go 3 ""',
+    opts: { probation: 1, afterBranch: 0 },
+    expect: ['"000" ↦ 1/8', '"001" ↦ 1/8', '"010" ↦ 1/8', '"011" ↦ 1/8', '"100" ↦ 1/8', '"101" ↦ 1/8', '"110" ↦ 1/8', '"111" ↦ 1/8'],
+  },
 ];
 
 const warmed = new WeakSet<object>();
