@@ -419,9 +419,10 @@ function binopPair<L>(m: Machine<L>, pc: L, p: Code<L> & { k: 'prim' }, a: Code<
  * tail entry in 8 at first, as the general machine's re-checks, then half as many after every TAIL_MISSES keys
  * without a repeat, down to one in TAIL_MASK_MAX + 1. The 2^16 distinct strings (about sixty depth-first runs, each
  * with a sample of its own before) keyed one tail in 8, each key interning its string: ≈ 10 % of their CPU and
- * 13 MB of their garbage (docs/evaluator-v2.md, "Thirty-fifth round"). A loop whose tails repeat is still
- * found after a few hundred of its entries more at the sparsest rate (a repeat among D distinct tails shows after
- * about √D keys); sampling changes only the cost, never an answer.
+ * 13 MB of their garbage (docs/evaluator-v2.md, "Thirty-fifth round"). A loop whose tails repeat is still found:
+ * a repeat among D distinct tails shows after about √D keys, so after about 64·√D of its entries at the sparsest
+ * rate (a loop merging after 2^12–2^16 distinct strings applied as many rules as with the dense sample). Sampling
+ * changes only the cost, never an answer.
  */
 function repeats<L>(m: Machine<L>, s: TailSample, pc: L, conv: Conv<L>, code: Code<L>, env: readonly V2<L>[], fuel: number): boolean {
   if (!m.sampledWith(s.mask)) return false;

@@ -566,8 +566,8 @@ export class Machine<L> {
    * A sub-task whose code node has never merged two outcomes keeps them unkeyed (as `addNext`; the parent
    * rule runs on each; the root, after its own probation, keeps a list merged by `assembleEvaluation`). Only without a `maxOutcomes` limit: the parent's
    * frontier of partial runs (RecordCons/ArrayCons) is limited by count, so it needs merged premise results.
+   * `wo`, when given, is `{out: o, weight: w}` already made and no one else's: it is kept as it is.
    */
-  /** Add outcome `o` with weight `w` to `t`'s result; `wo`, when given, is `{out: o, weight: w}` already made and no one else's (kept as it is). */
   private addOut(t: Task<L>, o: Out<L>, w: Q.Rational, wo?: WOut<L>): void {
     if (t.result === undefined && t.resultOnly === undefined && t.resultList === undefined) { t.resultOnly = wo ?? { out: o, weight: w }; return; }
     if (t.stat !== undefined && !t.stat.outMerge) {
