@@ -444,13 +444,14 @@ export interface TailSample {
   misses: number;
 }
 
-/** A machine's tail sample before its first key (`Machine.tailSample`). @internal (machine.ts) */
-export function newTailSample(): TailSample {
-  return { seen: new Set(), mask: TAIL_MASK_FIRST, misses: 0 };
+/**
+ * A machine's tail sample before its first key (`Machine.tailSample`), sampling at first one entry in `mask` + 1 (the
+ * machine's own re-checks' rate, `Machine.sampled`). @internal (machine.ts)
+ */
+export function newTailSample(mask: number): TailSample {
+  return { seen: new Set(), mask, misses: 0 };
 }
 
-/** The first tail sample: one entry in 8, as the general machine's re-checks (`Machine.sampled`). */
-const TAIL_MASK_FIRST = 7;
 /** Keys without a repeat after which a depth-first run's tail sample halves its rate (`repeats`). */
 const TAIL_MISSES = 256;
 /** The sparsest tail sample: one entry in TAIL_MASK_MAX + 1. */

@@ -247,7 +247,7 @@ export class Machine<L> {
    * with the machine, not when first needed: a field of the machine set later deoptimised the compiled `runFrames`
    * ("code dependencies") at the next evaluation. @internal (direct.ts)
    */
-  readonly tailSample: TailSample = newTailSample();
+  readonly tailSample: TailSample = newTailSample(SAMPLE_MASK);
   /**
    * Outcomes of sub-derivations handed to the rules that asked for them (from a task, the memo or the fast path):
    * the rule goes on once per outcome, so this is the work that merging outcomes saves, which the rule-application
