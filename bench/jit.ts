@@ -7,7 +7,9 @@
  * - `inline-100`: `--max-inlined-bytecode-size-cumulative=100` (V8's default is 920): TurboFan still
  *   optimises hot functions but inlines far less into each, so each compile job is smaller;
  * - `no-opt`: `--no-opt`: no TurboFan at all (Ignition and Sparkplug only): no compile cost, and no
- *   optimised code either.
+ *   optimised code either;
+ * - `late-opt`: `--interrupt-budget=1000000` (V8's default is 67,584): a function must run about fifteen times
+ *   longer before TurboFan compiles it, so short runs compile only their hottest functions.
  *
  * 1. Evaluations (`bench/eval-v2-one.mjs`, the bench:eval-v2 protocol: a fresh process, the program loaded
  *    untimed, up to 3 evaluations, one when it takes ≥ 1 s CPU, the cell the median CPU of the process):
@@ -16,15 +18,20 @@
  * 2. TIPNI on powerset-us (`bench/suites-run.mjs`, the bench:suites protocol: seeds 1–3, 1,000 cases each,
  *    first pass and warm pass) at commit `--base` (default fa18371, a temporary worktree) and in this
  *    checkout, each under each flag set.
+ * 3. The default check (`llmbda check --seed 1 --workers 1 --no-corpus`, this checkout's compiled package, GNU
+ *    time of the whole process) under each flag set: whether a flag that helps the first 3,000 cases of one
+ *    suite also helps what users run.
  *
  * Every measurement is a fresh process; flag sets (and checkouts) alternate within each repeat; cells are
  * medians over `--repeats`. CPU is user + system of all the process's threads, so it includes the
  * compiler's background threads: that is the cost these flags change. The flags are a diagnosis, not a
  * setting: nothing in the package sets them (docs/benchmarks.md, "Where the cold time goes").
  *
- * Flags: --repeats R (default 3), --base COMMIT, --no-eval, --no-suites, --no-doc, --source (the sources through tsx
- * instead of the compiled package, for the evaluations: bench/lib/measured.ts).
+ * Flags: --repeats R (default 3), --check-repeats R (default 2), --base COMMIT, --no-eval, --no-suites, --no-check,
+ * --no-doc, --source (the sources through tsx instead of the compiled package, for the evaluations and the suites:
+ * bench/lib/measured.ts; the check always runs the compiled package).
  */
+import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { measureSuite, rate, worktree } from './lib/checkouts.ts';
@@ -35,17 +42,20 @@ import { median, showMs } from './lib/stats.ts';
 const { values: flags } = parseArgs({
   options: {
     repeats: { type: 'string', default: '3' },
+    'check-repeats': { type: 'string', default: '2' },
     base: { type: 'string', default: 'fa18371' },
     'no-eval': { type: 'boolean', default: false },
     'no-suites': { type: 'boolean', default: false },
+    'no-check': { type: 'boolean', default: false },
     'no-doc': { type: 'boolean', default: false },
     source: { type: 'boolean', default: false },
   },
 });
 const LOADING = prepareLoading(flags.source, 'bench:jit');
 const REPEATS = Number(flags.repeats);
-if (!Number.isInteger(REPEATS) || REPEATS < 1) {
-  process.stderr.write('usage: npm run bench:jit -- [--repeats R] [--base COMMIT] [--no-eval] [--no-suites] [--no-doc] [--source]\n');
+const CHECK_REPEATS = Number(flags['check-repeats']);
+if (!Number.isInteger(REPEATS) || REPEATS < 1 || !Number.isInteger(CHECK_REPEATS) || CHECK_REPEATS < 1) {
+  process.stderr.write('usage: npm run bench:jit -- [--repeats R] [--check-repeats R] [--base COMMIT] [--no-eval] [--no-suites] [--no-check] [--no-doc] [--source]\n');
   process.exit(2);
 }
 const log = (s: string): void => { process.stderr.write(`${s}\n`); };
@@ -56,7 +66,19 @@ const FLAG_SETS: readonly { readonly name: string; readonly flags: readonly stri
   { name: 'default', flags: [] },
   { name: 'inline-100', flags: ['--max-inlined-bytecode-size-cumulative=100'] },
   { name: 'no-opt', flags: ['--no-opt'] },
+  { name: 'late-opt', flags: ['--interrupt-budget=1000000'] },
 ];
+
+/** The default check of this checkout's compiled package under `nodeFlags`: wall and CPU seconds (GNU time), verdicts. */
+function measureCheck(nodeFlags: readonly string[]): { wall: number; cpu: number; ok: boolean } {
+  const args = ['check', '--seed', '1', '--workers', '1', '--no-corpus', '--json'];
+  const r = spawnSync('/usr/bin/time', ['-f', 'TIME %e %U %S', process.execPath, ...nodeFlags, 'bin/llmbda.js', ...args], {
+    cwd: ROOT, encoding: 'utf8', env: { ...process.env, LLMBDA_SOURCE: '' }, maxBuffer: 1 << 28,
+  });
+  const m = /TIME ([\d.]+) ([\d.]+) ([\d.]+)/.exec(r.stderr);
+  if (!m) throw new Error(`could not read GNU time output: ${r.stderr.slice(-500)}`);
+  return { wall: Number(m[1]), cpu: Number(m[2]) + Number(m[3]), ok: r.status === 0 };
+}
 
 /** The evaluations: where cold cost decides a target, and one long run. */
 const EVALS: readonly { readonly shape: string; readonly n: number; readonly label: string }[] = [
@@ -124,9 +146,29 @@ async function main(): Promise<void> {
         mdTable(['V8 flags', `cases/s ${tree.rev}`, 'cases/s now', `now / ${tree.rev} (same flags)`, `now / ${tree.rev} default`, `warm ${tree.rev}`, 'warm now', 'warm ratio'], rows),
         '',
         `- Cases per CPU second (all threads), median over ${REPEATS} fresh processes per checkout and flag set, alternating; seeds 1, 2, 3 (1,000 cases each, tuned profile, reference semantics), then the same seeds again (warm), as bench:suites. "now / ${tree.rev} default" compares this checkout under the row's flags with ${tree.rev} under none.`);
+      const best = FLAG_SETS.map((f, k) => ({ name: f.name, ratio: med(1, k, 'cold') / med(0, 0, 'cold') })).sort((a, b) => b.ratio - a.ratio)[0]!;
+      md.push(`- Issue 12's target, TIPNI's first pass ≥ 3× ${tree.rev}'s cases/s: ${(med(1, 0, 'cold') / med(0, 0, 'cold')).toFixed(2)}× by default; the best flag set for this checkout, \`${best.name}\`, gives ${best.ratio.toFixed(2)}× against ${tree.rev} without flags (${best.ratio >= 3 ? 'would meet it' : 'short of it too'}).`);
     } finally {
       tree.drop();
     }
+  }
+
+  if (!flags['no-check']) {
+    // The check always runs the compiled package; under --source nothing has built it yet.
+    if (LOADING === 'source') prepareLoading(false, 'bench:jit (the check)');
+    const runs = FLAG_SETS.map(() => [] as { wall: number; cpu: number; ok: boolean }[]);
+    for (let i = 0; i < CHECK_REPEATS; i++) {
+      FLAG_SETS.forEach((f, k) => runs[k]!.push(measureCheck(f.flags)));
+      loads.push(load());
+      log(`  check repeat ${i + 1}: ${FLAG_SETS.map((f, k) => `${f.name} ${runs[k]!.at(-1)!.wall.toFixed(1)} s wall (${runs[k]!.at(-1)!.cpu.toFixed(1)} s CPU)`).join(', ')} (load ${load().toFixed(1)})`);
+    }
+    const wall = runs.map((rs) => median(rs.map((r) => r.wall)));
+    const cpu = runs.map((rs) => median(rs.map((r) => r.cpu)));
+    md.push('', '#### The default check: `llmbda check --seed 1 --workers 1 --no-corpus`, per V8 flag set', '',
+      mdTable(['V8 flags', 'wall (median)', 'CPU user+sys (median)', 'default / flags, wall', 'default / flags, CPU', 'all verdicts hold'],
+        FLAG_SETS.map((f, k) => [f.name, `${wall[k]!.toFixed(1)} s`, `${cpu[k]!.toFixed(1)} s`, `${(wall[0]! / wall[k]!).toFixed(2)}×`, `${(cpu[0]! / cpu[k]!).toFixed(2)}×`, runs[k]!.every((r) => r.ok) ? 'yes' : 'no'])),
+      '',
+      `- ${CHECK_REPEATS} runs per flag set, alternating; GNU time of the whole process. A ratio > 1: the flag set is faster. The whole check is ≈ 60 jobs of 2,000 cases or more, long enough for TurboFan's code to pay.`);
   }
 
   const command = `npm run bench:jit${process.argv.slice(2).length ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
