@@ -31,10 +31,9 @@
  * --no-doc, --source (the sources through tsx instead of the compiled package, for the evaluations and the suites:
  * bench/lib/measured.ts; the check always runs the compiled package).
  */
-import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { measureSuite, rate, worktree } from './lib/checkouts.ts';
+import { measureCheck, measureSuite, rate, worktree, type CheckRun } from './lib/checkouts.ts';
 import { machineInfo, machineMarkdown, mdTable, ROOT, updateDoc } from './lib/doc.ts';
 import { measureEvalSync, prepareLoading, type EvalRun } from './lib/measured.ts';
 import { median, showMs } from './lib/stats.ts';
@@ -69,16 +68,6 @@ const FLAG_SETS: readonly { readonly name: string; readonly flags: readonly stri
   { name: 'late-opt', flags: ['--interrupt-budget=1000000'] },
 ];
 
-/** The default check of this checkout's compiled package under `nodeFlags`: wall and CPU seconds (GNU time), verdicts. */
-function measureCheck(nodeFlags: readonly string[]): { wall: number; cpu: number; ok: boolean } {
-  const args = ['check', '--seed', '1', '--workers', '1', '--no-corpus', '--json'];
-  const r = spawnSync('/usr/bin/time', ['-f', 'TIME %e %U %S', process.execPath, ...nodeFlags, 'bin/llmbda.js', ...args], {
-    cwd: ROOT, encoding: 'utf8', env: { ...process.env, LLMBDA_SOURCE: '' }, maxBuffer: 1 << 28,
-  });
-  const m = /TIME ([\d.]+) ([\d.]+) ([\d.]+)/.exec(r.stderr);
-  if (!m) throw new Error(`could not read GNU time output: ${r.stderr.slice(-500)}`);
-  return { wall: Number(m[1]), cpu: Number(m[2]) + Number(m[3]), ok: r.status === 0 };
-}
 
 /** The evaluations: where cold cost decides a target, and one long run. */
 const EVALS: readonly { readonly shape: string; readonly n: number; readonly label: string }[] = [
@@ -156,9 +145,9 @@ async function main(): Promise<void> {
   if (!flags['no-check']) {
     // The check always runs the compiled package; under --source nothing has built it yet.
     if (LOADING === 'source') prepareLoading(false, 'bench:jit (the check)');
-    const runs = FLAG_SETS.map(() => [] as { wall: number; cpu: number; ok: boolean }[]);
+    const runs = FLAG_SETS.map(() => [] as CheckRun[]);
     for (let i = 0; i < CHECK_REPEATS; i++) {
-      FLAG_SETS.forEach((f, k) => runs[k]!.push(measureCheck(f.flags)));
+      FLAG_SETS.forEach((f, k) => runs[k]!.push(measureCheck(['--seed', '1', '--workers', '1', '--no-corpus', '--json'], f.flags)));
       loads.push(load());
       log(`  check repeat ${i + 1}: ${FLAG_SETS.map((f, k) => `${f.name} ${runs[k]!.at(-1)!.wall.toFixed(1)} s wall (${runs[k]!.at(-1)!.cpu.toFixed(1)} s CPU)`).join(', ')} (load ${load().toFixed(1)})`);
     }
@@ -168,7 +157,7 @@ async function main(): Promise<void> {
       mdTable(['V8 flags', 'wall (median)', 'CPU user+sys (median)', 'default / flags, wall', 'default / flags, CPU', 'all verdicts hold'],
         FLAG_SETS.map((f, k) => [f.name, `${wall[k]!.toFixed(1)} s`, `${cpu[k]!.toFixed(1)} s`, `${(wall[0]! / wall[k]!).toFixed(2)}×`, `${(cpu[0]! / cpu[k]!).toFixed(2)}×`, runs[k]!.every((r) => r.ok) ? 'yes' : 'no'])),
       '',
-      `- ${CHECK_REPEATS} runs per flag set, alternating; GNU time of the whole process. A ratio > 1: the flag set is faster. The whole check is ≈ 60 jobs of 2,000 cases or more, long enough for TurboFan's code to pay.`);
+      `- ${CHECK_REPEATS} run${CHECK_REPEATS === 1 ? '' : 's'} per flag set, alternating; GNU time of the whole process. A ratio > 1: the flag set is faster. The whole check is ≈ 60 jobs of 2,000 cases or more, long enough for TurboFan's code to pay.`);
   }
 
   const command = `npm run bench:jit${process.argv.slice(2).length ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;

@@ -20,10 +20,9 @@
  * --suites tipni,… , --no-doc, --source (the checkouts' sources through tsx instead of their compiled packages:
  * bench/lib/measured.ts). --no-build uses this checkout's dist/ as it is (the worktrees are always built).
  */
-import { spawnSync } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { measureSuite as measureSuiteIn, rate, worktree, type SeedRun } from './lib/checkouts.ts';
+import { measureCheck, measureSuite as measureSuiteIn, rate, worktree, type CheckRun, type SeedRun } from './lib/checkouts.ts';
 import { machineInfo, machineMarkdown, mdTable, ROOT, updateDoc } from './lib/doc.ts';
 import { prepareLoading } from './lib/measured.ts';
 import { median } from './lib/stats.ts';
@@ -61,16 +60,9 @@ const log = (s: string): void => { process.stderr.write(`${s}\n`); };
 /** One measuring process of `suite` on the lattice, with the checkout at `root` (compiled, or its sources). */
 const measureSuite = (root: string, suite: string): { cold: SeedRun[]; warm: SeedRun[] } => measureSuiteIn(root, { suite, lattice: LATTICE, runs: RUNS, seeds: SEEDS, loading: LOADING });
 
-/** `llmbda check` through this checkout's bin (compiled dist/): wall seconds and CPU seconds of the whole process. */
-function measureCheck(workers: number, shared = true): { wall: number; cpu: number; ok: boolean } {
-  const args = ['check', '--seed', '1', '--runs', String(CHECK_RUNS), '--no-corpus', '--json', '--workers', String(workers), ...(shared ? [] : ['--no-shared'])];
-  const r = spawnSync('/usr/bin/time', ['-f', 'TIME %e %U %S', process.execPath, 'bin/llmbda.js', ...args], {
-    cwd: ROOT, encoding: 'utf8', env: { ...process.env, LLMBDA_SOURCE: '' }, maxBuffer: 1 << 28,
-  });
-  const m = /TIME ([\d.]+) ([\d.]+) ([\d.]+)/.exec(r.stderr);
-  if (!m) throw new Error(`could not read GNU time output: ${r.stderr.slice(-500)}`);
-  return { wall: Number(m[1]), cpu: Number(m[2]) + Number(m[3]), ok: r.status === 0 };
-}
+/** `llmbda check` of this checkout (compiled dist/), one worker or a pool, with or without shared evaluations. */
+const checkRun = (workers: number, shared = true): CheckRun =>
+  measureCheck(['--seed', '1', '--runs', String(CHECK_RUNS), '--no-corpus', '--json', '--workers', String(workers), ...(shared ? [] : ['--no-shared'])]);
 
 const fmt = (x: number, d = 0): string => x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
 
@@ -119,15 +111,15 @@ async function main(): Promise<void> {
     if (!flags['no-check']) {
       // The check always runs the compiled package; under --source nothing has built it yet.
       if (LOADING === 'source') prepareLoading(false, 'bench:suites (the check)', !flags['no-build']);
-      const one: { wall: number; cpu: number; ok: boolean }[] = [], pool: { wall: number; cpu: number; ok: boolean }[] = [];
-      const alone: { wall: number; cpu: number; ok: boolean }[] = [], poolAlone: { wall: number; cpu: number; ok: boolean }[] = [];
+      const one: CheckRun[] = [], pool: CheckRun[] = [];
+      const alone: CheckRun[] = [], poolAlone: CheckRun[] = [];
       const checkLoads: number[] = [];
       for (let i = 0; i < CHECK_REPEATS; i++) {
         checkLoads.push(loadavg()[0] ?? NaN);
-        one.push(measureCheck(1));
-        pool.push(measureCheck(availableParallelism()));
-        alone.push(measureCheck(1, false));
-        poolAlone.push(measureCheck(availableParallelism(), false));
+        one.push(checkRun(1));
+        pool.push(checkRun(availableParallelism()));
+        alone.push(checkRun(1, false));
+        poolAlone.push(checkRun(availableParallelism(), false));
         log(`  check repeat ${i + 1}: --workers 1 ${one.at(-1)!.wall.toFixed(1)} s wall (${one.at(-1)!.cpu.toFixed(1)} s CPU), --workers ${availableParallelism()} ${pool.at(-1)!.wall.toFixed(1)} s wall (${pool.at(-1)!.cpu.toFixed(1)} s CPU), --workers 1 --no-shared ${alone.at(-1)!.wall.toFixed(1)} s wall (${alone.at(-1)!.cpu.toFixed(1)} s CPU), --workers ${availableParallelism()} --no-shared ${poolAlone.at(-1)!.wall.toFixed(1)} s wall (${poolAlone.at(-1)!.cpu.toFixed(1)} s CPU) (load ${(loadavg()[0] ?? NaN).toFixed(1)})`);
       }
       loads.push(...checkLoads);

@@ -50,3 +50,19 @@ export function worktree(commit: string, loading: Loading): { dir: string; rev: 
   const rev = execFileSync('git', ['rev-parse', '--short', commit], { cwd: ROOT, encoding: 'utf8' }).trim();
   return { dir, rev, drop: () => execFileSync('git', ['worktree', 'remove', '--force', dir], { cwd: ROOT, stdio: 'ignore' }) };
 }
+
+/** One `llmbda check` process: wall and CPU seconds (GNU time, the whole process and its worker threads), verdicts. */
+export interface CheckRun { readonly wall: number; readonly cpu: number; readonly ok: boolean }
+
+/**
+ * `llmbda check ARGS` through this checkout's bin under plain `node` (the compiled package, dist/), optionally under
+ * V8 flags, timed by GNU time (bench:suites' worker pool, bench:jit's default check).
+ */
+export function measureCheck(args: readonly string[], nodeFlags: readonly string[] = []): CheckRun {
+  const r = spawnSync('/usr/bin/time', ['-f', 'TIME %e %U %S', process.execPath, ...nodeFlags, 'bin/llmbda.js', 'check', ...args], {
+    cwd: ROOT, encoding: 'utf8', env: { ...process.env, LLMBDA_SOURCE: '' }, maxBuffer: 1 << 28,
+  });
+  const m = /TIME ([\d.]+) ([\d.]+) ([\d.]+)/.exec(r.stderr);
+  if (!m) throw new Error(`could not read GNU time output: ${r.stderr.slice(-500)}`);
+  return { wall: Number(m[1]), cpu: Number(m[2]) + Number(m[3]), ok: r.status === 0 };
+}
