@@ -68,7 +68,6 @@ const FLAG_SETS: readonly { readonly name: string; readonly flags: readonly stri
   { name: 'late-opt', flags: ['--interrupt-budget=1000000'] },
 ];
 
-
 /** The evaluations: where cold cost decides a target, and one long run. */
 const EVALS: readonly { readonly shape: string; readonly n: number; readonly label: string }[] = [
   { shape: 'coins', n: 20, label: '(a) sum of flips, N = 20 (first size past 1 s of WebPPL)' },

@@ -2,7 +2,8 @@
  * Measuring other checkouts side by side with this one (bench:suites, bench:jit): a temporary `git worktree`
  * of a commit sharing this checkout's node_modules (built with its own `npm run build` when measured compiled), and
  * one fresh measuring process of a property suite run with that checkout's own compiled package
- * (`bench/suites-run.mjs`; its sources through tsx under a bench's `--source`), optionally under V8 flags.
+ * (`bench/suites-run.mjs`; its sources through tsx under a bench's `--source`), optionally under V8 flags; and one
+ * `llmbda check` process of this checkout, timed whole.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
